@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# The pipeline, one stage per script in bin/:
+#   deps -> base -> tree -> build -> tools -> initramfs -> boot -> compare
+#
+#   make run	apply, build, boot base and patched, kselftest futex and
+#		perf bench futex hash, print the comparison
+#   make check	the tests (what .ci/run runs)
+#   make export	regenerate series/ from build/tree's commits
+#
+# Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
+# MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, JOBS; see README.md.
+
+SHELL := /bin/bash
+export STAGE_T0 := $(shell date +%s)
+export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
+
+RUN_DIR ?= results/run-$(shell date +%Y%m%d-%H%M%S)
+RUN_STEPS := kselftest,precheck,perf
+
+.PHONY: all run check deps base tree build tools initramfs boot compare export clean distclean
+
+all: run
+
+deps:
+	bin/deps.sh
+
+base: deps
+	bin/base.sh
+
+tree: base
+	bin/tree.sh
+
+build: tree
+	bin/build.sh base build/tree-base futex
+	bin/build.sh patched build/tree futex
+
+tools: tree
+	bin/tools.sh
+
+initramfs: tools
+	bin/initramfs.sh
+
+boot: build initramfs
+	bin/boot.sh base $(RUN_DIR)/base $(RUN_STEPS)
+	bin/boot.sh patched $(RUN_DIR)/patched $(RUN_STEPS)
+	ln -sfn $(notdir $(RUN_DIR)) results/latest
+
+compare:
+	bin/compare.py results/latest
+
+run: boot
+	bin/compare.py $(RUN_DIR)
+
+check:
+	tests/check.sh
+
+export:
+	bin/export.sh
+
+clean:
+	rm -rf build/out build/initramfs build/obj results
+
+distclean:
+	rm -rf build results

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "base": obtain the unpatched kernel source.
+#
+# With KERNEL_SRC=<kernel git tree> that tree is used as it is (read only;
+# KERNEL_REV picks the commit, default HEAD). Otherwise the newest Debian
+# linux-source-$KVER package is downloaded with a private apt sources list
+# and state directory made from the mirrors this machine's apt already
+# uses, so the system's apt configuration is left alone.
+#
+# Output: $BUILD/dl/linux-source.tar.xz and $BUILD/dl/VERSION, or nothing
+# for KERNEL_SRC.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+KVER=${KVER:-7.3}
+PKG=linux-source-$KVER
+DL=$BUILD/dl
+APTDIR=$DL/apt
+
+check_user_tree()
+{
+	if [ ! -f "$KERNEL_SRC/Makefile" ] || [ ! -f "$KERNEL_SRC/kernel/futex/waitwake.c" ]; then
+		die "base: KERNEL_SRC=$KERNEL_SRC is not a kernel source tree"
+	fi
+	git -C "$KERNEL_SRC" rev-parse --verify -q "${KERNEL_REV:-HEAD}^{commit}" >/dev/null ||
+		die "base: KERNEL_SRC=$KERNEL_SRC has no commit '${KERNEL_REV:-HEAD}'"
+	progress "base: using $KERNEL_SRC at $(git -C "$KERNEL_SRC" describe --always "${KERNEL_REV:-HEAD}")"
+}
+
+# Debian archive URIs the system's apt uses (not -security or -updates).
+mirrors()
+{
+	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
+	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
+		awk '$2 !~ /-/ { print $1 }' | sort -u
+}
+
+# apt_private apt-get|apt-cache ARGS...: run apt on the private state.
+apt_private()
+{
+	local cmd=$1
+
+	shift
+	"$cmd" -q -o Dir::Etc::SourceList="$APTDIR/sources.list" \
+		-o Dir::Etc::SourceParts="$APTDIR/parts" \
+		-o Dir::State="$APTDIR" -o Dir::State::Lists="$APTDIR/lists" \
+		-o Dir::State::status=/dev/null -o Dir::Cache="$APTDIR/cache" \
+		-o Debug::NoLocking=1 "$@"
+}
+
+fetch_debian()
+{
+	local uri suite ver deb
+
+	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" "$APTDIR/parts"
+	: >"$APTDIR/sources.list.new"
+	for uri in $(mirrors); do
+		for suite in trixie-backports sid; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
+		done
+	done >"$APTDIR/sources.list.new"
+	[ -s "$APTDIR/sources.list.new" ] ||
+		die "base: no Debian mirror found in this machine's apt sources"
+	mv "$APTDIR/sources.list.new" "$APTDIR/sources.list"
+
+	if apt_private apt-get update >"$APTDIR/update.log" 2>&1; then
+		ver=$(apt_private apt-cache policy "$PKG" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+	else
+		ver=""
+	fi
+	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+		# Offline rerun: keep what was downloaded before.
+		[ -f "$DL/VERSION" ] && [ -f "$DL/linux-source.tar.xz" ] && {
+			progress "base: mirror unavailable, reusing $(cat "$DL/VERSION")"
+			return 0
+		}
+		die "base: package $PKG not found on the mirrors (see $APTDIR/update.log)"
+	fi
+	if [ "$(cat "$DL/VERSION" 2>/dev/null)" = "$PKG $ver" ] && [ -f "$DL/linux-source.tar.xz" ]; then
+		progress "base: $PKG $ver already here"
+		return 0
+	fi
+
+	progress "base: downloading $PKG $ver"
+	rm -f "$DL"/*.deb
+	(cd "$DL" && apt_private apt-get download "$PKG=$ver" >"$APTDIR/download.log" 2>&1) ||
+		die "base: downloading $PKG $ver failed (see $APTDIR/download.log)"
+	deb=$(ls "$DL"/"${PKG}"_*.deb)
+	rm -rf "$DL/x"
+	dpkg-deb -x "$deb" "$DL/x"
+	mv "$DL/x/usr/src/$PKG.tar.xz" "$DL/linux-source.tar.xz" ||
+		die "base: $deb holds no usr/src/$PKG.tar.xz"
+	rm -rf "$DL/x" "$deb"
+	echo "$PKG $ver" >"$DL/VERSION"
+}
+
+mkdir -p "$DL"
+if [ -n "${KERNEL_SRC:-}" ]; then
+	check_user_tree
+else
+	fetch_debian
+fi

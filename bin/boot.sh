@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "boot": boot one kernel with the initramfs under QEMU (KVM when
+# /dev/kvm is usable, TCG otherwise), let guest/run.sh run STEPS, and
+# split what it reported into DIR/<section> files.
+#
+# Usage: bin/boot.sh KERNEL DIR STEPS
+#	KERNEL	a folder of $OUT holding bzImage (e.g. base, patched-debug)
+#	DIR	where console.log, results.txt and the sections go
+#	STEPS	comma-separated guest/run.sh steps (kselftest,precheck,perf)
+#
+# Settings: VCPUS (8), MEM (MiB, 2048), BOOT_TIMEOUT (s, whole guest run),
+# KST_TIMEOUT (s, each kselftest), RUNS and BENCH_SECS (perf bench).
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+need qemu-system-x86_64 timeout
+
+VCPUS=${VCPUS:-8}
+MEM=${MEM:-2048}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
+KST_TIMEOUT=${KST_TIMEOUT:-300}
+RUNS=${RUNS:-5}
+BENCH_SECS=${BENCH_SECS:-5}
+
+kernel=$OUT/${1:?kernel}/bzImage
+dir=${2:?result dir}
+steps=${3:?steps}
+[ -f "$kernel" ] || die "boot: $kernel missing; build it first"
+[ -f "$OUT/initramfs.cpio.gz" ] || die "boot: $OUT/initramfs.cpio.gz missing"
+
+accel()
+{
+	if [ -w /dev/kvm ] && [ "${ACCEL:-}" != tcg ]; then
+		echo "-accel kvm -cpu host"
+	else
+		echo "-accel tcg,thread=multi -cpu max"
+	fi
+}
+
+# Two NUMA nodes, half of the CPUs and memory each, as on a small server.
+numa()
+{
+	local half=$((VCPUS / 2)) mhalf=$((MEM / 2))
+
+	[ "$VCPUS" -ge 2 ] || return 0
+	echo "-object memory-backend-ram,id=m0,size=${mhalf}M"
+	echo "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0"
+	echo "-object memory-backend-ram,id=m1,size=$((MEM - mhalf))M"
+	echo "-numa node,nodeid=1,cpus=$half-$((VCPUS - 1)),memdev=m1"
+}
+
+# split: results.txt sections into one file each.
+split_results()
+{
+	awk -v dir="$dir" '
+		/^==> .* <==$/ { f = substr($0, 5, length($0) - 8); gsub(/[ \/]/, "_", f); f = dir "/" f; printf "" > f; next }
+		f { print >> f }
+	' "$dir/results.txt"
+}
+
+rm -rf "$dir"
+mkdir -p "$dir"
+name=$1
+progress "boot: $name, $VCPUS vCPUs, $(accel | cut -d' ' -f2 | cut -d, -f1), steps $steps"
+rc=0
+# shellcheck disable=SC2046 # accel and numa print lists of options
+timeout --foreground -k 10 "$BOOT_TIMEOUT" \
+	qemu-system-x86_64 $(accel) -smp "$VCPUS" -m "$MEM" $(numa) \
+		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 loglevel=6 steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS" \
+		-display none -monitor none -no-reboot \
+		-serial file:"$dir/console.log" -serial file:"$dir/results.txt" \
+		</dev/null >"$dir/qemu.log" 2>&1 || rc=$?
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	tail -n 15 "$dir/console.log" >&2
+	die "boot: $name did not finish within ${BOOT_TIMEOUT}s (console: $dir/console.log)"
+fi
+[ $rc = 0 ] || die "boot: qemu failed for $name: $(tail -n 1 "$dir/qemu.log")"
+if ! grep -q '^==> end <==$' "$dir/results.txt"; then
+	tail -n 15 "$dir/console.log" >&2
+	die "boot: $name stopped before its tests ended (console: $dir/console.log)"
+fi
+split_results
+progress "boot: $name done"

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "build": build one kernel from a worktree with tinyconfig plus the
+# given fragments of configs/, with ccache, into <worktree>/.obj/<flavour>.
+#
+# Usage: bin/build.sh NAME WORKTREE FLAVOUR
+#	NAME	 output folder: $OUT/NAME/{bzImage,config,System.map}
+#	FLAVOUR	 "futex" (configs/futex.config) or "debug" (plus debug.config)
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+need ccache gcc make flex bison bc
+
+fragments()
+{
+	case $1 in
+	futex)	echo "$CONFIGS/futex.config" ;;
+	debug)	echo "$CONFIGS/futex.config $CONFIGS/debug.config" ;;
+	*)	die "build: unknown flavour '$1'" ;;
+	esac
+}
+
+# configure OBJ FLAVOUR: tinyconfig plus fragments; fails if a requested
+# value did not survive (a missing dependency in the fragment).
+configure()
+{
+	local obj=$1 src=$2 frags sum log
+
+	frags=$(fragments "$3")
+	# shellcheck disable=SC2086
+	sum=$(cat $frags | sha256sum)
+	[ -f "$obj/.config" ] && [ "$(cat "$obj/.fragments" 2>/dev/null)" = "$sum" ] && return 0
+	mkdir -p "$obj"
+	log=$obj/config.log
+	{
+		make -C "$src" O="$obj" tinyconfig
+		# shellcheck disable=SC2086
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags
+		make -C "$src" O="$obj" olddefconfig
+	} >"$log" 2>&1 || die "build: configuring $obj failed (see $log)"
+	# shellcheck disable=SC2086
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj.check" "$obj/.config" $frags \
+		2>&1 | grep -A2 '^Value requested' >"$obj/config.mismatch" || true
+	rm -rf "$obj.check"
+	[ -s "$obj/config.mismatch" ] &&
+		die "build: $(grep -m1 'Value requested' "$obj/config.mismatch") (see $obj/config.mismatch)"
+	echo "$sum" >"$obj/.fragments"
+}
+
+# kbuild SRC FLAVOUR LABEL: build bzImage; print the last lines on failure.
+kbuild()
+{
+	local src=$1 obj=$1/.obj/$2 log
+
+	configure "$obj" "$src" "$2"
+	log=$obj/build.log
+	if ! make -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" bzImage >"$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		die "build: $3 does not build (full log: $log)"
+	fi
+	# New warnings in the code the series touches count as failures.
+	if grep -E '^(\.\./)?kernel/futex/.*warning:' "$log" >&2; then
+		die "build: $3 adds compiler warnings in kernel/futex (full log: $log)"
+	fi
+}
+
+build_one()
+{
+	local name=$1 src=$2 flavour=$3 obj=$2/.obj/$3
+
+	progress "build: $name kernel ($flavour config, $(git -C "$src" describe --always HEAD))"
+	kbuild "$src" "$flavour" "$name"
+	mkdir -p "$OUT/$name"
+	cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$OUT/$name/"
+	cp "$obj/.config" "$OUT/$name/config"
+	git -C "$src" describe --always HEAD >"$OUT/$name/commit"
+}
+
+build_one "${1:?name}" "${2:?worktree}" "${3:?flavour}"

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Stage "compare": read what the guests reported and set base against patched.
+
+Usage: bin/compare.py RUN_DIR
+
+RUN_DIR holds one folder per kernel (base/, patched/), each with the section
+files bin/boot.sh split out of the guest's results port. Prints one table and
+writes summary.json, summary.tsv and summary.md into RUN_DIR.
+
+Throughput is reported as the median of the runs with its relative standard
+deviation; the patched/base ratio is the ratio of the medians, and its
+spread combines both relative deviations (sqrt(a^2 + b^2)). Under emulation
+only such ratios mean anything.
+"""
+
+import json
+import math
+import os
+import re
+import statistics
+import sys
+from dataclasses import dataclass, field
+
+KERNELS = ("base", "patched")
+
+
+@dataclass
+class Kselftest:
+    """Totals of one kselftest run: test programs and their subtests."""
+    programs: dict = field(default_factory=lambda: {"pass": 0, "fail": 0, "skip": 0})
+    subtests: dict = field(default_factory=lambda: {"pass": 0, "fail": 0, "skip": 0})
+    results: dict = field(default_factory=dict)   # "prog:subtest" -> pass/fail/skip
+    failed: list = field(default_factory=list)    # programs that failed or timed out
+
+
+_TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
+_SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s+#\s*(SKIP|XFAIL|TODO).*)?$")
+
+
+def _verdict(not_ok, rest):
+    if rest and re.search(r"#\s*SKIP", rest):
+        return "skip"
+    return "fail" if not_ok else "pass"
+
+
+def parse_kselftest(text):
+    """Parse run_kselftest.sh output: top-level TAP plus nested subtests."""
+    ks = Kselftest()
+    current = None
+    for line in text.splitlines():
+        m = _TOP.match(line)
+        if m:
+            v = _verdict(m.group(1), m.group(3))
+            ks.programs[v] += 1
+            if v == "fail":
+                ks.failed.append(m.group(2) + m.group(3))
+            current = None
+            continue
+        if line.startswith("# selftests: "):
+            current = line.split(": ", 2)[-1].strip()
+            continue
+        m = _SUB.match(line)
+        if m and current:
+            v = _verdict(m.group(1), m.group(3))
+            ks.subtests[v] += 1
+            ks.results[f"{current}:{m.group(2).strip()}"] = v
+    return ks
+
+
+def parse_precheck(text):
+    """Lines "private waits=N bucket=M" -> {"private": (N, M)}."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^(\w+) waits=(\d+) bucket=(\d+)$", line.strip())
+        if m:
+            out[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return out
+
+
+_AVG = re.compile(r"Averaged (\d+) operations/sec")
+
+
+def parse_perf(text):
+    """The averaged ops/s of one perf bench futex hash run, or None."""
+    m = _AVG.search(text)
+    return int(m.group(1)) if m else None
+
+
+def read_kernel(d):
+    """Everything one guest reported, from its section files."""
+    def read(name):
+        p = os.path.join(d, name)
+        if not os.path.exists(p):
+            return None
+        with open(p, errors="replace") as f:
+            return f.read()
+
+    perf = {}
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        m = re.match(r"^perf_hash(.*)_#(\d+)$", name)
+        if m:
+            args = m.group(1).replace("_", " ").strip() or "(default)"
+            v = parse_perf(read(name))
+            if v is not None:
+                perf.setdefault(args, []).append(v)
+    ks = read("kselftest")
+    pc = read("precheck")
+    return {
+        "uname": (read("uname") or "").strip(),
+        "cpus": (read("cpus") or "").strip(),
+        "kselftest": parse_kselftest(ks) if ks is not None else None,
+        "precheck": parse_precheck(pc) if pc is not None else None,
+        "perf": perf,
+    }
+
+
+def spread(values):
+    """Median and relative standard deviation (0 for a single run)."""
+    med = statistics.median(values)
+    if len(values) < 2 or med == 0:
+        return med, 0.0
+    return med, statistics.stdev(values) / statistics.mean(values)
+
+
+def ratio(base, patched):
+    """Ratio of medians and its combined relative spread."""
+    mb, sb = spread(base)
+    mp, sp = spread(patched)
+    return mp / mb, math.hypot(sb, sp)
+
+
+def summarize(run):
+    """Build the comparison rows from both kernels' reports."""
+    k = {name: read_kernel(os.path.join(run, name)) for name in KERNELS}
+    out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"]} for n in KERNELS},
+           "kselftest": {}, "precheck": {}, "perf": {}}
+    for name in KERNELS:
+        ks = k[name]["kselftest"]
+        if ks:
+            out["kselftest"][name] = {"programs": ks.programs, "subtests": ks.subtests,
+                                      "failed": ks.failed}
+    for name in KERNELS:
+        if k[name]["precheck"]:
+            out["precheck"][name] = {kind: {"waits": w, "bucket": b}
+                                     for kind, (w, b) in k[name]["precheck"].items()}
+    for args in sorted(set(k["base"]["perf"]) & set(k["patched"]["perf"])):
+        b, p = k["base"]["perf"][args], k["patched"]["perf"][args]
+        (mb, sb), (mp, sp) = spread(b), spread(p)
+        r, sr = ratio(b, p)
+        out["perf"][args] = {"base": {"median": mb, "rsd": sb, "runs": b},
+                             "patched": {"median": mp, "rsd": sp, "runs": p},
+                             "ratio": r, "ratio_spread": sr}
+    return out
+
+
+def table(s):
+    """The summary as markdown-style table lines."""
+    lines = []
+    kb, kp = s["kernels"]["base"], s["kernels"]["patched"]
+    lines.append(f"guests: {kb['cpus'] or '?'}; base: {kb['uname'] or '?'}")
+    lines.append(f"        patched: {kp['uname'] or '?'}")
+    lines.append("")
+    lines.append("| kselftest futex | base | patched |")
+    lines.append("|---|---|---|")
+    for what in ("programs", "subtests"):
+        cells = []
+        for n in KERNELS:
+            t = s["kselftest"].get(n, {}).get(what)
+            cells.append(f"{t['pass']} pass, {t['fail']} fail, {t['skip']} skip" if t else "-")
+        lines.append(f"| {what} | {cells[0]} | {cells[1]} |")
+    if s["precheck"]:
+        lines.append("")
+        lines.append("| mismatched waits reaching the bucket | base | patched |")
+        lines.append("|---|---|---|")
+        kinds = sorted({kind for n in s["precheck"] for kind in s["precheck"][n]})
+        for kind in kinds:
+            cells = []
+            for n in KERNELS:
+                v = s["precheck"].get(n, {}).get(kind)
+                cells.append(f"{v['bucket']} of {v['waits']}" if v else "-")
+            lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    if s["perf"]:
+        lines.append("")
+        lines.append("| perf bench futex hash | base ops/s | patched ops/s | patched/base |")
+        lines.append("|---|---|---|---|")
+        for args, v in s["perf"].items():
+            b, p = v["base"], v["patched"]
+            lines.append(f"| {args} | {b['median']:,.0f} ±{b['rsd']:.1%} ({len(b['runs'])} runs)"
+                         f" | {p['median']:,.0f} ±{p['rsd']:.1%} ({len(p['runs'])} runs)"
+                         f" | {v['ratio']:.2f}x ±{v['ratio_spread']:.1%} |")
+    return lines
+
+
+def write_tsv(s, path):
+    with open(path, "w") as f:
+        f.write("metric\targs\tbase\tpatched\tratio\tspread\n")
+        for n_what in ("programs", "subtests"):
+            for v in ("pass", "fail", "skip"):
+                vals = [s["kselftest"].get(n, {}).get(n_what, {}).get(v, "") for n in KERNELS]
+                f.write(f"kselftest_{n_what}\t{v}\t{vals[0]}\t{vals[1]}\t\t\n")
+        kinds = sorted({kind for n in s["precheck"] for kind in s["precheck"][n]})
+        for kind in kinds:
+            vals = [s["precheck"].get(n, {}).get(kind, {}).get("bucket", "") for n in KERNELS]
+            f.write(f"precheck_bucket\t{kind}\t{vals[0]}\t{vals[1]}\t\t\n")
+        for args, v in s["perf"].items():
+            f.write(f"perf_hash_ops\t{args}\t{v['base']['median']}\t{v['patched']['median']}"
+                    f"\t{v['ratio']:.4f}\t{v['ratio_spread']:.4f}\n")
+
+
+def main(argv):
+    if len(argv) != 2 or not os.path.isdir(argv[1]):
+        print("usage: compare.py RUN_DIR (with base/ and patched/ inside)", file=sys.stderr)
+        return 2
+    run = argv[1]
+    s = summarize(run)
+    lines = table(s)
+    print("\n".join(lines))
+    with open(os.path.join(run, "summary.json"), "w") as f:
+        json.dump(s, f, indent=1)
+    with open(os.path.join(run, "summary.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    write_tsv(s, os.path.join(run, "summary.tsv"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "export": regenerate series/ from the tree's commits (base..patched
+# branch tip), with the cover letter from the branch description. The
+# output does not depend on commit ids or the git version, so a tree made
+# by bin/tree.sh from series/ exports series/ byte for byte.
+#
+# Usage: bin/export.sh [DIR]	(default: series/)
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+dest=${1:-$SERIES}
+branch=futex-series
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+git -C "$TREE" rev-parse -q --verify base >/dev/null ||
+	die "export: $TREE has no base; run bin/tree.sh first"
+n=$(git -C "$TREE" rev-list --count "base..$branch")
+[ "$n" -gt 0 ] || die "export: no commits on $branch above base"
+
+# The cover letter is "from" the series' author at the date of its last
+# patch, not from whoever runs this at the current time.
+GIT_COMMITTER_NAME=$(git -C "$TREE" log -1 --format=%an "$branch")
+GIT_COMMITTER_EMAIL=$(git -C "$TREE" log -1 --format=%ae "$branch")
+GIT_COMMITTER_DATE=$(git -C "$TREE" log -1 --format=%ad --date=raw "$branch")
+export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
+git -C "$TREE" format-patch -q -o "$tmp" --cover-letter \
+	--cover-from-description=subject --zero-commit --no-signature \
+	--base=base "base..$branch"
+mkdir -p "$dest"
+rm -f "$dest"/[0-9][0-9][0-9][0-9]-*.patch
+cp "$tmp"/*.patch "$dest/"
+progress "export: $n patches and a cover letter in $dest"

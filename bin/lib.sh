@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
+# Common settings and helpers for the stage scripts. Sourced, not run.
+#
+# Every path the stages share is defined here, so each stage script only
+# says what it does. All output lives below $BUILD (ignored by git).
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+RESULTS=${RESULTS:-$TOP/results}
+SERIES=${SERIES:-$TOP/series}
+CONFIGS=$TOP/configs
+
+TREE=$BUILD/tree		# git tree: base commit + series, at "patched"
+TREE_BASE=$BUILD/tree-base	# worktree of the same repository at "base"
+OUT=$BUILD/out			# kernels, initramfs and tools to boot by hand
+JOBS=${JOBS:-$(($(nproc) + 1))}
+
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Object directories live inside their worktree, so the compiler sees the
+# same relative paths for the base and the patched tree and ccache shares
+# every object the series does not touch.
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_NOHASHDIR=1
+
+# Fixed identities and dates make the tree's commit ids, and with them
+# the exported series, reproducible.
+export GIT_COMMITTER_NAME="futex series harness"
+export GIT_COMMITTER_EMAIL="harness@localhost"
+
+STAGE_T0=${STAGE_T0:-$(date +%s)}
+export STAGE_T0
+
+# progress MESSAGE...: one line with the time since the job started.
+progress()
+{
+	local t=$(($(date +%s) - STAGE_T0))
+
+	printf '[%3d:%02d] %s\n' $((t / 60)) $((t % 60)) "$*"
+}
+
+# die MESSAGE...: the one line that says what failed and where; exit 1.
+die()
+{
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# need CMD...: fail clearly when a command the stage relies on is missing.
+need()
+{
+	local c
+
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			die "'$c' not found; run 'make deps' (as root) first"
+	done
+}
+
+# series_patches: the patches of the series in order, without the cover.
+series_patches()
+{
+	find "$SERIES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-*' | sort
+}

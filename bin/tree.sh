@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "tree": a git tree with the base as one commit (tag "base") and the
+# series applied on top with git am (tag "patched"), plus a worktree of the
+# base. Reruns reuse the tree and re-apply the series only when it changed.
+#
+# The cover letter's text is kept as the branch description, so that
+# bin/export.sh regenerates series/ byte for byte from the tree.
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+BRANCH=futex-series
+# Stable dates for the base commit: the same tarball gives the same id.
+BASE_DATE="@0 +0000"
+
+g() { git -C "$TREE" "$@"; }
+
+base_from_debian()
+{
+	local tarball=$BUILD/dl/linux-source.tar.xz
+
+	[ -f "$tarball" ] || die "tree: $tarball missing; run bin/base.sh first"
+	progress "tree: unpacking $(cat "$BUILD/dl/VERSION")"
+	rm -rf "$TREE" "$TREE_BASE"
+	mkdir -p "$TREE"
+	tar -xf "$tarball" -C "$TREE" --strip-components=1
+	g init -q -b "$BRANCH"
+	g config gc.auto 0
+	g add -A -f
+	GIT_AUTHOR_NAME="Debian $(cut -d' ' -f1 "$BUILD/dl/VERSION")" \
+	GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org" \
+	GIT_AUTHOR_DATE="$BASE_DATE" GIT_COMMITTER_DATE="$BASE_DATE" \
+		g commit -q -m "Linux $(make -s -C "$TREE" kernelversion) ($(cat "$BUILD/dl/VERSION"))"
+}
+
+base_from_user()
+{
+	progress "tree: cloning $KERNEL_SRC (shared objects, read only)"
+	rm -rf "$TREE" "$TREE_BASE"
+	git clone -q --shared --no-checkout "$KERNEL_SRC" "$TREE"
+	g checkout -q -b "$BRANCH" "$(git -C "$KERNEL_SRC" rev-parse "${KERNEL_REV:-HEAD}^{commit}")"
+}
+
+# The base this run wants, as a string to compare with the last run's.
+wanted_base()
+{
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		echo "git $(git -C "$KERNEL_SRC" rev-parse "${KERNEL_REV:-HEAD}^{commit}")"
+	else
+		echo "debian $(cat "$BUILD/dl/VERSION" 2>/dev/null)"
+	fi
+}
+
+# The cover letter's subject and text, up to the shortlog git adds.
+cover_description()
+{
+	local cover
+
+	cover=$(find "$SERIES" -maxdepth 1 -name '0000-cover-letter.patch')
+	[ -n "$cover" ] || return 0
+	awk '
+		!body && /^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); subj = $0; next }
+		!body && /^ / && subj != "" { subj = subj $0; next }
+		!body && /^$/ { body = 1; print subj; print ""; next }
+		body && /^[^ ].* \([0-9]+\):$/ { exit }
+		body { print }
+	' "$cover" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+apply_series()
+{
+	local p log=$BUILD/tree-am.log
+
+	g checkout -q -f "$BRANCH"
+	g reset -q --hard base
+	g config branch."$BRANCH".description "$(cover_description)"
+	for p in $(series_patches); do
+		if ! g am -q --committer-date-is-author-date "$p" >"$log" 2>&1; then
+			g am --abort >/dev/null 2>&1 || true
+			die "tree: $(basename "$p") does not apply to $(g describe --always base): $(grep -m1 -E 'error:|patch failed' "$log" || tail -1 "$log")"
+		fi
+	done
+	g tag -f patched >/dev/null
+}
+
+mkdir -p "$BUILD"
+want=$(wanted_base)
+if [ "$(cat "$BUILD/tree.base" 2>/dev/null)" != "$want" ] || ! g rev-parse -q --verify base >/dev/null 2>&1; then
+	if [ -n "${KERNEL_SRC:-}" ]; then base_from_user; else base_from_debian; fi
+	g tag -f base >/dev/null
+	echo "/.obj/" >>"$TREE/.git/info/exclude"
+	echo "$want" >"$BUILD/tree.base"
+	rm -f "$BUILD/tree.series"
+fi
+
+sum=$(cat "$SERIES"/*.patch 2>/dev/null | sha256sum)
+if [ "$(cat "$BUILD/tree.series" 2>/dev/null)" != "$sum" ] ||
+   [ "$(g rev-parse -q --verify HEAD)" != "$(g rev-parse -q --verify patched)" ]; then
+	apply_series
+	echo "$sum" >"$BUILD/tree.series"
+	progress "tree: $(series_patches | wc -l) patches applied on $(g describe --always base)"
+else
+	progress "tree: series unchanged, $(g describe --always patched)"
+fi
+
+if [ ! -d "$TREE_BASE" ]; then
+	g worktree prune
+	g worktree add -q --detach "$TREE_BASE" base
+fi

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash, which has "local" too
+# Stage "guest run": runs inside the guest. Reads its plan from the kernel
+# command line (variables handed to init), writes each result as a section
+# "==> name <==" to the results port /dev/ttyS1, and a final "==> end <==".
+#
+#   steps=kselftest,precheck,perf	what to run, in order
+#   kst_timeout=SECONDS			per-test timeout of the kselftest runner
+#   runs=N bench_secs=S			perf bench futex hash repetitions/length
+#   probe=SYMBOL			bucket entry counted by the precheck step
+set -u
+
+RES=/dev/ttyS1
+steps=${steps:-kselftest}
+kst_timeout=${kst_timeout:-300}
+runs=${runs:-5}
+bench_secs=${bench_secs:-5}
+probe=${probe:-futex_q_lock}
+
+log() { echo "guest: $*"; }
+
+# section NAME < data: one result section on the results port.
+section()
+{
+	echo "==> $1 <=="
+	cat
+} >>"$RES"
+
+# The futex tests one by one through kselftest's runner, each with its own
+# timeout, in the order of the collection's run.sh.
+step_kselftest()
+{
+	local list=/kselftest/kselftest-list.txt
+
+	sed -n 's|^\./\(futex_[a-z_]*\)$|futex/functional:\1|p' \
+		/kselftest/futex/functional/run.sh >$list
+	log "kselftest: $(wc -l <$list) futex tests, ${kst_timeout}s each"
+	/kselftest/run_kselftest.sh -o "$kst_timeout" >/tmp/kselftest.tap 2>&1
+	section kselftest </tmp/kselftest.tap
+}
+
+# hits: how often the probe fired so far.
+hits()
+{
+	awk -v p=futex_bucket '$1 == p { print $2 }' /sys/kernel/tracing/kprobe_profile
+}
+
+# How many mismatched waits reach the hash bucket (the probe on $probe).
+step_precheck()
+{
+	local t=/sys/kernel/tracing kind n=10000 before after
+
+	if ! echo "p:futex_bucket $probe" >>$t/kprobe_events 2>/dev/null; then
+		echo "error no kprobe on $probe" | section precheck
+		return
+	fi
+	echo 1 >$t/events/kprobes/futex_bucket/enable
+	for kind in private shared; do
+		before=$(hits)
+		/guest/bin/futex_mismatch "$kind" $n
+		after=$(hits)
+		echo "$kind waits=$n bucket=$((after - before))"
+	done | section precheck
+	echo 0 >$t/events/kprobes/futex_bucket/enable
+	echo "-:futex_bucket" >>$t/kprobe_events
+}
+
+step_perf()
+{
+	local args i
+
+	for args in "-b 2" "" "-S"; do
+		for i in $(seq "$runs"); do
+			log "perf bench futex hash $args, run $i/$runs"
+			# shellcheck disable=SC2086 # $args is a list of options
+			/bin/perf bench futex hash -r "$bench_secs" $args 2>&1 |
+				section "perf hash${args:+ $args} #$i"
+		done
+	done
+}
+
+uname -a | section uname
+echo "$(nproc) cpus" | section cpus
+for s in $(echo "$steps" | tr , ' '); do
+	log "step $s"
+	"step_$s"
+done
+dmesg | section dmesg
+echo "done" | section end

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: the harness's own tests and the series' tests, as TAP, ending
+# with "N passed, N failed". Builds a debug kernel at the base and at every
+# patch, boots base and patched, and judges what the guests reported.
+set -eu
+# shellcheck source=../bin/lib.sh
+. "$(dirname "$0")/../bin/lib.sh"
+
+CHECK=$RESULTS/check
+BIN=$TOP/bin
+LOGS=$CHECK/logs
+n=0
+passed=0
+failed=0
+
+finish()
+{
+	echo "1..$n"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}
+
+ok()
+{
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -z "${2:-}" ] || echo "# $2"
+}
+
+# t NAME CMD...: one test; its output goes to a log, its last error line
+# into the report.
+t()
+{
+	local name=$1 log
+
+	shift
+	log=$LOGS/$n.log
+	if "$@" >"$log" 2>&1; then
+		ok "$name"
+	else
+		not_ok "$name" "$(grep -m1 '^error:' "$log" || tail -n 1 "$log")"
+		return 1
+	fi
+}
+
+# stage NAME CMD...: a test that later ones depend on; stop if it fails.
+stage()
+{
+	t "$@" || { finish; exit 1; }
+}
+
+checkpatch()
+{
+	perl "$TREE/scripts/checkpatch.pl" --strict --no-tree --terse --show-types "$1" |
+		grep -E 'ERROR|WARNING|CHECK' && return 1
+	return 0
+}
+
+export_roundtrip()
+{
+	local tmp
+
+	tmp=$(mktemp -d)
+	"$BIN/export.sh" "$tmp" &&
+		diff -r "$SERIES" "$tmp" >&2
+	local rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
+mkdir -p "$LOGS"
+rm -f "$LOGS"/*.log
+progress "check: starting (logs in $LOGS)"
+
+stage "dependencies are installed" "$BIN/deps.sh" check
+t "harness scripts are shellcheck-clean" \
+	shellcheck -x "$BIN"/*.sh "$TOP"/tests/*.sh "$TOP"/guest/init "$TOP"/guest/run.sh || true
+t "compare parses kselftest, precheck and perf output" \
+	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
+stage "base tree is obtained" "$BIN/base.sh"
+stage "series applies with git am" "$BIN/tree.sh"
+for p in $(series_patches); do
+	t "checkpatch --strict: $(basename "$p")" checkpatch "$p" || true
+done
+t "export regenerates series/ byte for byte" export_roundtrip || true
+
+stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE_BASE" debug
+total=$(git -C "$TREE" rev-list --count base..patched)
+i=0
+for c in $(git -C "$TREE" rev-list --reverse base..patched); do
+	i=$((i + 1))
+	name=patch-$i-debug
+	[ "$i" = "$total" ] && name=patched-debug
+	git -C "$TREE" checkout -q --detach "$c"
+	stage "debug kernel builds after patch $i: $(git -C "$TREE" log -1 --format=%s "$c")" \
+		"$BIN/build.sh" "$name" "$TREE" debug
+done
+git -C "$TREE" checkout -q futex-series
+
+stage "kselftests and guest programs build" env PERF=0 "$BIN/tools.sh"
+stage "initramfs is packed" "$BIN/initramfs.sh"
+stage "base debug kernel boots and runs the tests" \
+	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck
+stage "patched debug kernel boots and runs the tests" \
+	"$BIN/boot.sh" patched-debug "$CHECK/patched" kselftest,precheck
+
+while IFS= read -r line; do
+	case $line in
+	"ok "*)		ok "${line#ok }" ;;
+	"not ok "*)	not_ok "${line#not ok }" ;;
+	*)		echo "# $line" ;;
+	esac
+done < <(python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE")
+finish

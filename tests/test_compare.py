@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of bin/compare.py's parsers and arithmetic."""
+
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bin"))
+import compare  # noqa: E402
+
+KSELFTEST = """\
+TAP version 13
+1..3
+# timeout set to 300
+# selftests: futex/functional: futex_wait_wouldblock
+# TAP version 13
+# 1..2
+# #  RUN           global.futex_wait_wouldblock ...
+# #            OK  global.futex_wait_wouldblock
+# ok 1 global.futex_wait_wouldblock
+# not ok 2 global.futex_wait_null_efault
+# # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:0 error:0
+not ok 1 selftests: futex/functional: futex_wait_wouldblock # exit=1
+# timeout set to 300
+# selftests: futex/functional: futex_priv_hash
+# ok 1 global.priv_hash # SKIP Needs more than 16 CPUs
+ok 2 selftests: futex/functional: futex_priv_hash # SKIP
+# timeout set to 300
+# selftests: futex/functional: futex_requeue_pi
+#
+not ok 3 selftests: futex/functional: futex_requeue_pi # TIMEOUT 300 seconds
+"""
+
+PERF = """\
+# Running 'futex/hash' benchmark:
+Run summary [PID 93]: 8 threads, each operating on 1024 [private] futexes for 5 secs.
+
+Averaged 311204 operations/sec (+- 0.61%), total secs = 5
+"""
+
+
+class ParseKselftest(unittest.TestCase):
+    def setUp(self):
+        self.ks = compare.parse_kselftest(KSELFTEST)
+
+    def test_programs(self):
+        self.assertEqual(self.ks.programs, {"pass": 0, "fail": 2, "skip": 1})
+
+    def test_subtests(self):
+        self.assertEqual(self.ks.subtests, {"pass": 1, "fail": 1, "skip": 1})
+
+    def test_results_are_named_by_program(self):
+        self.assertEqual(self.ks.results["futex_wait_wouldblock:global.futex_wait_null_efault"],
+                         "fail")
+        self.assertEqual(self.ks.results["futex_priv_hash:global.priv_hash"], "skip")
+
+    def test_timeout_counts_as_failure(self):
+        self.assertIn("futex_requeue_pi # TIMEOUT 300 seconds", self.ks.failed)
+
+
+class ParseOther(unittest.TestCase):
+    def test_perf(self):
+        self.assertEqual(compare.parse_perf(PERF), 311204)
+        self.assertIsNone(compare.parse_perf("perf: command failed\n"))
+
+    def test_precheck(self):
+        self.assertEqual(compare.parse_precheck("private waits=10 bucket=10\nshared waits=10 bucket=0\n"),
+                         {"private": (10, 10), "shared": (10, 0)})
+
+
+class Arithmetic(unittest.TestCase):
+    def test_ratio_of_medians(self):
+        r, s = compare.ratio([100, 100, 100], [250, 250, 250])
+        self.assertAlmostEqual(r, 2.5)
+        self.assertEqual(s, 0.0)
+
+    def test_spread_combines_both_sides(self):
+        _, s = compare.ratio([90, 100, 110], [180, 200, 220])
+        self.assertAlmostEqual(s, 2 ** 0.5 * 0.1)
+
+
+class Summary(unittest.TestCase):
+    def test_end_to_end(self):
+        with tempfile.TemporaryDirectory() as run:
+            for name, ops in (("base", 100), ("patched", 260)):
+                d = os.path.join(run, name)
+                os.makedirs(d)
+                for i in (1, 2):
+                    with open(os.path.join(d, f"perf_hash_-b_2_#{i}"), "w") as f:
+                        f.write(PERF.replace("311204", str(ops + i)))
+                with open(os.path.join(d, "kselftest"), "w") as f:
+                    f.write(KSELFTEST)
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(compare.main(["compare.py", run]), 0)
+            s = compare.summarize(run)
+            self.assertAlmostEqual(s["perf"]["-b 2"]["ratio"], 261.5 / 101.5)
+            for out in ("summary.json", "summary.tsv", "summary.md"):
+                self.assertTrue(os.path.exists(os.path.join(run, out)))
+
+
+if __name__ == "__main__":
+    unittest.main()

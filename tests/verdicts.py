@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge what the base and patched debug guests reported, one TAP line each.
+
+Usage: tests/verdicts.py CHECK_DIR TREE
+
+CHECK_DIR holds base/ and patched/ as written by bin/boot.sh; TREE is the
+kernel tree whose rcutorture console-badness.sh scans the consoles.
+"""
+
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bin"))
+import compare  # noqa: E402
+
+# The selftest program that pins down the refusal semantics.
+SEMANTICS = "futex_wait_wouldblock"
+
+
+def verdict(ok, name, why=""):
+    print(("ok " if ok else "not ok ") + name)
+    if not ok and why:
+        print(why)
+
+
+def badness(tree, console):
+    script = os.path.join(tree, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
+    with open(console, errors="replace") as f:
+        r = subprocess.run(["bash", script], stdin=f, capture_output=True, text=True)
+    return r.stdout.strip()
+
+
+def check_kselftests(k):
+    ks = k["patched"]["kselftest"]
+    if ks is None:
+        return verdict(False, "patched: futex kselftests ran", "no kselftest section")
+    total = ks.programs["pass"] + ks.programs["fail"] + ks.programs["skip"]
+    verdict(total > 0 and not ks.failed and ks.subtests["fail"] == 0,
+            f"patched debug kernel passes the futex kselftests "
+            f"({ks.programs['pass']} pass, {ks.programs['skip']} skip of {total} programs)",
+            "failed: " + ", ".join(ks.failed))
+
+
+def check_console(run, tree):
+    bad = badness(tree, os.path.join(run, "patched", "console.log"))
+    verdict(not bad, "patched debug kernel logs no WARNING, BUG or lockdep report",
+            bad.splitlines()[0] if bad else "")
+
+
+def check_precheck(k):
+    for kind in ("private", "shared"):
+        b = (k["base"]["precheck"] or {}).get(kind)
+        p = (k["patched"]["precheck"] or {}).get(kind)
+        if not b or not p:
+            verdict(False, f"precheck counted for {kind} waits", "no precheck result")
+            continue
+        verdict(b[1] >= b[0], f"base: all {b[0]} mismatched {kind} waits reach the bucket",
+                f"{b[1]} of {b[0]} reached it")
+        verdict(p[1] == 0, f"patched: no mismatched {kind} wait reaches the bucket",
+                f"{p[1]} of {p[0]} reached it")
+
+
+def check_semantics(k):
+    res = {}
+    for name in compare.KERNELS:
+        ks = k[name]["kselftest"]
+        res[name] = {t: v for t, v in (ks.results.items() if ks else [])
+                     if t.startswith(SEMANTICS + ":")}
+    same = res["base"] == res["patched"] and res["base"]
+    allpass = same and all(v == "pass" for v in res["patched"].values())
+    diff = sorted(t for t in set(res["base"]) | set(res["patched"])
+                  if res["base"].get(t) != res["patched"].get(t) or res["patched"].get(t) != "pass")
+    verdict(bool(allpass), f"refused waits and error precedence: {len(res['patched'])} "
+            f"{SEMANTICS} cases pass alike on base and patched",
+            "differs: " + ", ".join(diff))
+
+
+def main(argv):
+    run, tree = argv[1], argv[2]
+    k = {name: compare.read_kernel(os.path.join(run, name)) for name in compare.KERNELS}
+    check_kselftests(k)
+    check_console(run, tree)
+    check_precheck(k)
+    check_semantics(k)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
