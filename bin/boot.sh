@@ -29,13 +29,25 @@ steps=${3:?steps}
 [ -f "$kernel" ] || die "boot: $kernel missing; build it first"
 [ -f "$OUT/initramfs.cpio.gz" ] || die "boot: $OUT/initramfs.cpio.gz missing"
 
+# KVM when QEMU can start a guest with the host's CPU on it, else TCG.
+# ACCEL=tcg or ACCEL=kvm overrides the probe.
 accel()
 {
-	if [ -w /dev/kvm ] && [ "${ACCEL:-}" != tcg ]; then
-		echo "-accel kvm -cpu host"
-	else
-		echo "-accel tcg,thread=multi -cpu max"
+	local a=${ACCEL:-}
+
+	if [ -z "$a" ]; then
+		a=tcg
+		if [ -c /dev/kvm ] && echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
+			-cpu host -machine pc -nodefaults -display none -monitor stdio -S \
+			>/dev/null 2>&1; then
+			a=kvm
+		fi
 	fi
+	case $a in
+	kvm)	echo "-accel kvm -cpu host" ;;
+	tcg)	echo "-accel tcg,thread=multi -cpu max" ;;
+	*)	die "boot: ACCEL=$a; use kvm or tcg" ;;
+	esac
 }
 
 # Two NUMA nodes, half of the CPUs and memory each, as on a small server.
@@ -61,12 +73,16 @@ split_results()
 
 rm -rf "$dir"
 mkdir -p "$dir"
+touch "$dir/console.log" "$dir/results.txt"
 name=$1
-progress "boot: $name, $VCPUS vCPUs, $(accel | cut -d' ' -f2 | cut -d, -f1), steps $steps"
+acc=$(accel)
+numa_opts=$(numa)
+progress "boot: $name, $VCPUS vCPUs, $(echo "$acc" | cut -d' ' -f2 | cut -d, -f1), steps $steps"
+echo "$acc" >"$dir/accel"
 rc=0
-# shellcheck disable=SC2046 # accel and numa print lists of options
+# shellcheck disable=SC2086 # acc and numa_opts are lists of options
 timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-	qemu-system-x86_64 $(accel) -smp "$VCPUS" -m "$MEM" $(numa) \
+	qemu-system-x86_64 $acc -smp "$VCPUS" -m "$MEM" $numa_opts \
 		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=6 steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS" \
 		-display none -monitor none -no-reboot \
@@ -77,6 +93,8 @@ if [ $rc = 124 ] || [ $rc = 137 ]; then
 	die "boot: $name did not finish within ${BOOT_TIMEOUT}s (console: $dir/console.log)"
 fi
 [ $rc = 0 ] || die "boot: qemu failed for $name: $(tail -n 1 "$dir/qemu.log")"
+# The serial line turns each newline into CR LF.
+sed -i 's/\r$//' "$dir/results.txt"
 if ! grep -q '^==> end <==$' "$dir/results.txt"; then
 	tail -n 15 "$dir/console.log" >&2
 	die "boot: $name stopped before its tests ended (console: $dir/console.log)"

@@ -66,7 +66,10 @@ kbuild()
 
 build_one()
 {
-	local name=$1 src=$2 flavour=$3 obj=$2/.obj/$3
+	local name=$1 src flavour=$3 obj
+
+	src=$(cd "$2" && pwd) || die "build: no worktree $2"
+	obj=$src/.obj/$flavour
 
 	progress "build: $name kernel ($flavour config, $(git -C "$src" describe --always HEAD))"
 	kbuild "$src" "$flavour" "$name"

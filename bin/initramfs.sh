@@ -45,6 +45,11 @@ cp -a "$OUT/guest-bin/." "$ROOT/guest/bin/"
 cp -a "$OUT/kselftest" "$ROOT/kselftest"
 [ ! -f "$OUT/perf" ] || cp "$OUT/perf" "$ROOT/bin/perf"
 copy_libs "$ROOT"
+# glibc loads libgcc_s at run time for pthread_exit() and cancellation.
+lib=$(gcc -print-file-name=libgcc_s.so.1)
+lib=$(readlink -f "$lib")
+[ -f "$lib" ] || die "initramfs: libgcc_s.so.1 not found"
+cp "$lib" "$ROOT/lib/x86_64-linux-gnu/libgcc_s.so.1"
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) >"$IMG.new"
 mv "$IMG.new" "$IMG"
 progress "initramfs: $(du -h "$IMG" | cut -f1) in $IMG"

@@ -36,7 +36,10 @@ step_kselftest()
 	sed -n 's|^\./\(futex_[a-z_]*\)$|futex/functional:\1|p' \
 		/kselftest/futex/functional/run.sh >$list
 	log "kselftest: $(wc -l <$list) futex tests, ${kst_timeout}s each"
-	/kselftest/run_kselftest.sh -o "$kst_timeout" >/tmp/kselftest.tap 2>&1
+	# The runner appends to /dev/stdout: append here too, or the two
+	# file offsets overwrite each other.
+	: >/tmp/kselftest.tap
+	/kselftest/run_kselftest.sh -o "$kst_timeout" >>/tmp/kselftest.tap 2>&1
 	section kselftest </tmp/kselftest.tap
 }
 

@@ -6,6 +6,8 @@
 set -eu
 # shellcheck source=../bin/lib.sh
 . "$(dirname "$0")/../bin/lib.sh"
+# shellcheck source=bad_input.sh
+. "$(dirname "$0")/bad_input.sh"
 
 CHECK=$RESULTS/check
 BIN=$TOP/bin
@@ -86,6 +88,11 @@ t "harness scripts are shellcheck-clean" \
 	shellcheck -x "$BIN"/*.sh "$TOP"/tests/*.sh "$TOP"/guest/init "$TOP"/guest/run.sh || true
 t "compare parses kselftest, precheck and perf output" \
 	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
+t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
+t "a series that does not apply names the patch" series_does_not_apply || true
+t "a missing kernel is reported before booting" kernel_missing || true
+t "a hung guest is stopped at BOOT_TIMEOUT" guest_hangs || true
+t "a guest that stops early is reported" guest_dies_early || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
 for p in $(series_patches); do
