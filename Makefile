@@ -11,10 +11,14 @@
 # MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, JOBS; see README.md.
 
 SHELL := /bin/bash
+MAKEFLAGS += --no-print-directory
+.SILENT:
 export STAGE_T0 := $(shell date +%s)
 export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
 
-RUN_DIR ?= results/run-$(shell date +%Y%m%d-%H%M%S)
+ifndef RUN_DIR
+RUN_DIR := results/run-$(shell date +%Y%m%d-%H%M%S)
+endif
 RUN_STEPS := kselftest,precheck,perf
 
 .PHONY: all run check deps base tree build tools initramfs boot compare export clean distclean
@@ -43,7 +47,7 @@ initramfs: tools
 boot: build initramfs
 	bin/boot.sh base $(RUN_DIR)/base $(RUN_STEPS)
 	bin/boot.sh patched $(RUN_DIR)/patched $(RUN_STEPS)
-	ln -sfn $(notdir $(RUN_DIR)) results/latest
+	ln -sfn $(abspath $(RUN_DIR)) results/latest
 
 compare:
 	bin/compare.py results/latest

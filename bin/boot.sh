@@ -50,12 +50,17 @@ accel()
 	esac
 }
 
-# Two NUMA nodes, half of the CPUs and memory each, as on a small server.
-numa()
+# Two sockets of half the CPUs, each its own NUMA node with half the memory,
+# as on a small server; one node when VCPUS is odd.
+topology()
 {
 	local half=$((VCPUS / 2)) mhalf=$((MEM / 2))
 
-	[ "$VCPUS" -ge 2 ] || return 0
+	if [ "$VCPUS" -lt 2 ] || [ $((VCPUS % 2)) != 0 ]; then
+		echo "-smp $VCPUS"
+		return 0
+	fi
+	echo "-smp $VCPUS,sockets=2,cores=$half,threads=1"
 	echo "-object memory-backend-ram,id=m0,size=${mhalf}M"
 	echo "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0"
 	echo "-object memory-backend-ram,id=m1,size=$((MEM - mhalf))M"
@@ -76,13 +81,13 @@ mkdir -p "$dir"
 touch "$dir/console.log" "$dir/results.txt"
 name=$1
 acc=$(accel)
-numa_opts=$(numa)
+topo=$(topology)
 progress "boot: $name, $VCPUS vCPUs, $(echo "$acc" | cut -d' ' -f2 | cut -d, -f1), steps $steps"
 echo "$acc" >"$dir/accel"
 rc=0
-# shellcheck disable=SC2086 # acc and numa_opts are lists of options
+# shellcheck disable=SC2086 # acc and topo are lists of options
 timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-	qemu-system-x86_64 $acc -smp "$VCPUS" -m "$MEM" $numa_opts \
+	qemu-system-x86_64 $acc $topo -m "$MEM" \
 		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 loglevel=6 steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS" \
 		-display none -monitor none -no-reboot \

@@ -19,10 +19,13 @@ import math
 import os
 import re
 import statistics
+import subprocess
 import sys
 from dataclasses import dataclass, field
 
 KERNELS = ("base", "patched")
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TREE = os.environ.get("TREE", os.path.join(TOP, "build", "tree"))
 
 
 @dataclass
@@ -87,6 +90,16 @@ def parse_perf(text):
     return int(m.group(1)) if m else None
 
 
+def badness(console, tree=TREE):
+    """Lines of a guest console that rcutorture's console-badness.sh flags."""
+    script = os.path.join(tree, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
+    if not os.path.exists(console) or not os.path.exists(script):
+        return None
+    with open(console, errors="replace") as f:
+        r = subprocess.run(["bash", script], stdin=f, capture_output=True, text=True)
+    return r.stdout.splitlines()
+
+
 def read_kernel(d):
     """Everything one guest reported, from its section files."""
     def read(name):
@@ -112,6 +125,7 @@ def read_kernel(d):
         "kselftest": parse_kselftest(ks) if ks is not None else None,
         "precheck": parse_precheck(pc) if pc is not None else None,
         "perf": perf,
+        "badness": badness(os.path.join(d, "console.log")),
     }
 
 
@@ -133,7 +147,8 @@ def ratio(base, patched):
 def summarize(run):
     """Build the comparison rows from both kernels' reports."""
     k = {name: read_kernel(os.path.join(run, name)) for name in KERNELS}
-    out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"]} for n in KERNELS},
+    out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"],
+                           "badness": k[n]["badness"]} for n in KERNELS},
            "kselftest": {}, "precheck": {}, "perf": {}}
     for name in KERNELS:
         ks = k[name]["kselftest"]
@@ -169,6 +184,11 @@ def table(s):
             t = s["kselftest"].get(n, {}).get(what)
             cells.append(f"{t['pass']} pass, {t['fail']} fail, {t['skip']} skip" if t else "-")
         lines.append(f"| {what} | {cells[0]} | {cells[1]} |")
+    cells = []
+    for n in KERNELS:
+        bad = s["kernels"][n]["badness"]
+        cells.append("-" if bad is None else f"{len(bad)} flagged lines" if bad else "clean")
+    lines.append(f"| console | {cells[0]} | {cells[1]} |")
     if s["precheck"]:
         lines.append("")
         lines.append("| mismatched waits reaching the bucket | base | patched |")

@@ -45,7 +45,7 @@ t()
 	local name=$1 log
 
 	shift
-	log=$LOGS/$n.log
+	log=$LOGS/$((n + 1)).log
 	if "$@" >"$log" 2>&1; then
 		ok "$name"
 	else
@@ -60,9 +60,11 @@ stage()
 	t "$@" || { finish; exit 1; }
 }
 
+# checkpatch PATCH: no error, warning or check. Run from the kernel tree:
+# in a git work tree that tracks PATCH, checkpatch reads it as a source file.
 checkpatch()
 {
-	perl "$TREE/scripts/checkpatch.pl" --strict --no-tree --terse --show-types "$1" |
+	(cd "$TREE" && perl scripts/checkpatch.pl --strict --no-tree --terse --show-types "$1") |
 		grep -E 'ERROR|WARNING|CHECK' && return 1
 	return 0
 }

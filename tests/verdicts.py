@@ -9,7 +9,6 @@ kernel tree whose rcutorture console-badness.sh scans the consoles.
 """
 
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bin"))
@@ -25,13 +24,6 @@ def verdict(ok, name, why=""):
         print(why)
 
 
-def badness(tree, console):
-    script = os.path.join(tree, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
-    with open(console, errors="replace") as f:
-        r = subprocess.run(["bash", script], stdin=f, capture_output=True, text=True)
-    return r.stdout.strip()
-
-
 def check_kselftests(k):
     ks = k["patched"]["kselftest"]
     if ks is None:
@@ -44,9 +36,9 @@ def check_kselftests(k):
 
 
 def check_console(run, tree):
-    bad = badness(tree, os.path.join(run, "patched", "console.log"))
-    verdict(not bad, "patched debug kernel logs no WARNING, BUG or lockdep report",
-            bad.splitlines()[0] if bad else "")
+    bad = compare.badness(os.path.join(run, "patched", "console.log"), tree)
+    verdict(bad == [], "patched debug kernel logs no WARNING, BUG or lockdep report",
+            bad[0] if bad else "console or console-badness.sh missing")
 
 
 def check_precheck(k):
