@@ -62,7 +62,7 @@ export:
 	bin/export.sh
 
 clean:
-	rm -rf build/out build/initramfs build/obj results
+	rm -rf build/out build/initramfs build/obj build/tree/.obj build/tree-base/.obj
 
 distclean:
 	rm -rf build results

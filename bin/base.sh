@@ -65,12 +65,14 @@ fetch_debian()
 		die "base: no Debian mirror found in this machine's apt sources"
 	mv "$APTDIR/sources.list.new" "$APTDIR/sources.list"
 
+	# The newest version in any suite, whatever apt's pinning prefers.
 	if apt_private apt-get update >"$APTDIR/update.log" 2>&1; then
-		ver=$(apt_private apt-cache policy "$PKG" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+		ver=$(apt_private apt-cache madison "$PKG" 2>/dev/null |
+			awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -V | tail -n 1)
 	else
 		ver=""
 	fi
-	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+	if [ -z "$ver" ]; then
 		# Offline rerun: keep what was downloaded before.
 		[ -f "$DL/VERSION" ] && [ -f "$DL/linux-source.tar.xz" ] && {
 			progress "base: mirror unavailable, reusing $(cat "$DL/VERSION")"
@@ -87,9 +89,10 @@ fetch_debian()
 	rm -f "$DL"/*.deb
 	(cd "$DL" && apt_private apt-get download "$PKG=$ver" >"$APTDIR/download.log" 2>&1) ||
 		die "base: downloading $PKG $ver failed (see $APTDIR/download.log)"
-	deb=$(ls "$DL"/"${PKG}"_*.deb)
+	deb=$(ls "$DL"/"${PKG}"_*.deb 2>/dev/null) ||
+		die "base: apt-get download left no $PKG .deb in $DL"
 	rm -rf "$DL/x"
-	dpkg-deb -x "$deb" "$DL/x"
+	dpkg-deb -x "$deb" "$DL/x" || die "base: cannot unpack $deb"
 	mv "$DL/x/usr/src/$PKG.tar.xz" "$DL/linux-source.tar.xz" ||
 		die "base: $deb holds no usr/src/$PKG.tar.xz"
 	rm -rf "$DL/x" "$deb"

@@ -141,7 +141,7 @@ def ratio(base, patched):
     """Ratio of medians and its combined relative spread."""
     mb, sb = spread(base)
     mp, sp = spread(patched)
-    return mp / mb, math.hypot(sb, sp)
+    return (mp / mb if mb else math.inf), math.hypot(sb, sp)
 
 
 def summarize(run):
@@ -230,7 +230,8 @@ def write_tsv(s, path):
 
 def main(argv):
     if len(argv) != 2 or not os.path.isdir(argv[1]):
-        print("usage: compare.py RUN_DIR (with base/ and patched/ inside)", file=sys.stderr)
+        print("error: compare: usage: compare.py RUN_DIR (with base/ and patched/ inside)",
+              file=sys.stderr)
         return 2
     run = argv[1]
     s = summarize(run)

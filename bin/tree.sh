@@ -94,6 +94,24 @@ if [ "$(cat "$BUILD/tree.base" 2>/dev/null)" != "$want" ] || ! g rev-parse -q --
 	rm -f "$BUILD/tree.series"
 fi
 
+# Commits made in the tree and not yet exported would be lost by
+# re-applying series/: refuse instead.
+unexported()
+{
+	local tmp rc=0
+
+	g rev-parse -q --verify patched >/dev/null || return 1
+	[ "$(g rev-parse "$BRANCH")" != "$(g rev-parse patched)" ] || return 1
+	tmp=$(mktemp -d)
+	"$TOP/bin/export.sh" "$tmp" >/dev/null 2>&1 && diff -q -r "$SERIES" "$tmp" >/dev/null || rc=$?
+	rm -rf "$tmp"
+	[ "$rc" != 0 ]
+}
+
+if unexported; then
+	die "tree: $TREE has commits that series/ lacks; run 'make export' first"
+fi
+
 sum=$(cat "$SERIES"/*.patch 2>/dev/null | sha256sum)
 if [ "$(cat "$BUILD/tree.series" 2>/dev/null)" != "$sum" ] ||
    [ "$(g rev-parse -q --verify HEAD)" != "$(g rev-parse -q --verify patched)" ]; then

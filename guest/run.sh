@@ -61,9 +61,12 @@ step_precheck()
 	echo 1 >$t/events/kprobes/futex_bucket/enable
 	for kind in private shared; do
 		before=$(hits)
-		/guest/bin/futex_mismatch "$kind" $n
-		after=$(hits)
-		echo "$kind waits=$n bucket=$((after - before))"
+		if /guest/bin/futex_mismatch "$kind" $n; then
+			after=$(hits)
+			echo "$kind waits=$n bucket=$((after - before))"
+		else
+			echo "error futex_mismatch $kind failed"
+		fi
 	done | section precheck
 	echo 0 >$t/events/kprobes/futex_bucket/enable
 	echo "-:futex_bucket" >>$t/kprobe_events

@@ -64,9 +64,7 @@ stage()
 # in a git work tree that tracks PATCH, checkpatch reads it as a source file.
 checkpatch()
 {
-	(cd "$TREE" && perl scripts/checkpatch.pl --strict --no-tree --terse --show-types "$1") |
-		grep -E 'ERROR|WARNING|CHECK' && return 1
-	return 0
+	(cd "$TREE" && perl scripts/checkpatch.pl --strict --no-tree --terse --show-types "$1")
 }
 
 export_roundtrip()
@@ -103,13 +101,18 @@ done
 t "export regenerates series/ byte for byte" export_roundtrip || true
 
 stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE_BASE" debug
-total=$(git -C "$TREE" rev-list --count base..patched)
+# Leave the tree on its branch whatever happens in the loop.
+trap 'git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
+commits=$(git -C "$TREE" rev-list --reverse base..patched) ||
+	{ not_ok "series commits are listed" "git rev-list base..patched failed"; finish; exit 1; }
+total=$(echo "$commits" | wc -w)
 i=0
-for c in $(git -C "$TREE" rev-list --reverse base..patched); do
+for c in $commits; do
 	i=$((i + 1))
 	name=patch-$i-debug
 	[ "$i" = "$total" ] && name=patched-debug
-	git -C "$TREE" checkout -q --detach "$c"
+	git -C "$TREE" checkout -q --detach "$c" ||
+		{ not_ok "checkout of patch $i" "git checkout $c failed"; finish; exit 1; }
 	stage "debug kernel builds after patch $i: $(git -C "$TREE" log -1 --format=%s "$c")" \
 		"$BIN/build.sh" "$name" "$TREE" debug
 done
@@ -122,11 +125,16 @@ stage "base debug kernel boots and runs the tests" \
 stage "patched debug kernel boots and runs the tests" \
 	"$BIN/boot.sh" patched-debug "$CHECK/patched" kselftest,precheck
 
-while IFS= read -r line; do
-	case $line in
-	"ok "*)		ok "${line#ok }" ;;
-	"not ok "*)	not_ok "${line#not ok }" ;;
-	*)		echo "# $line" ;;
-	esac
-done < <(python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE")
+verdicts=$LOGS/verdicts.out
+if python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE" >"$verdicts" 2>&1; then
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)		ok "${line#ok }" ;;
+		"not ok "*)	not_ok "${line#not ok }" ;;
+		*)		echo "# $line" ;;
+		esac
+	done <"$verdicts"
+else
+	not_ok "guest results are judged" "$(tail -n 1 "$verdicts")"
+fi
 finish
