@@ -26,7 +26,7 @@ GIT_COMMITTER_NAME=$(git -C "$TREE" log -1 --format=%an "$branch")
 GIT_COMMITTER_EMAIL=$(git -C "$TREE" log -1 --format=%ae "$branch")
 GIT_COMMITTER_DATE=$(git -C "$TREE" log -1 --format=%ad --date=raw "$branch")
 export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
-git -C "$TREE" format-patch -q -o "$tmp" --cover-letter \
+git -C "$TREE" -c core.abbrev=12 format-patch -q -o "$tmp" --cover-letter \
 	--cover-from-description=subject --zero-commit --no-signature \
 	--base=base "base..$branch"
 mkdir -p "$dest"
