@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Stage "export": regenerate series/ from the tree's commits (base..patched
 # branch tip), with the cover letter from the branch description. The
-# output does not depend on commit ids or the git version, so a tree made
-# by bin/tree.sh from series/ exports series/ byte for byte.
+# output depends neither on commit ids, nor on the git version, nor on the
+# repository's size (index lines carry 12-digit ids, as the kernel's docs
+# ask), so a tree made by bin/tree.sh from series/ exports series/ byte for
+# byte.
 #
 # Usage: bin/export.sh [DIR]	(default: series/)
 set -eu
