@@ -19,7 +19,7 @@ export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT 
 ifndef RUN_DIR
 RUN_DIR := results/run-$(shell date +%Y%m%d-%H%M%S)
 endif
-RUN_STEPS := kselftest,precheck,perf
+RUN_STEPS := kselftest,precheck,waiters,perf
 
 .PHONY: all run check deps base tree build tools initramfs boot compare export clean distclean
 

@@ -7,7 +7,7 @@
 # Usage: bin/boot.sh KERNEL DIR STEPS
 #	KERNEL	a folder of $OUT holding bzImage (e.g. base, patched-debug)
 #	DIR	where console.log, results.txt and the sections go
-#	STEPS	comma-separated guest/run.sh steps (kselftest,precheck,perf)
+#	STEPS	comma-separated guest/run.sh steps (kselftest,precheck,waiters,perf)
 #
 # Settings: VCPUS (8), MEM (MiB, 2048), BOOT_TIMEOUT (s, whole guest run),
 # KST_TIMEOUT (s, each kselftest), RUNS and BENCH_SECS (perf bench).

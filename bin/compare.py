@@ -81,6 +81,19 @@ def parse_precheck(text):
     return out
 
 
+def parse_waiters(text):
+    """Lines "private aborted=A wakes=W busy=B ..." -> {"private": {...}};
+    "error ..." lines -> {"error": [...]}."""
+    out = {}
+    for line in text.splitlines():
+        words = line.split()
+        if words and words[0] == "error":
+            out.setdefault("error", []).append(line.strip())
+        elif len(words) > 1 and all(re.match(r"^\w+=\d+$", w) for w in words[1:]):
+            out[words[0]] = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+    return out
+
+
 _AVG = re.compile(r"Averaged (\d+) operations/sec")
 
 
@@ -119,11 +132,13 @@ def read_kernel(d):
                 perf.setdefault(args, []).append(v)
     ks = read("kselftest")
     pc = read("precheck")
+    wt = read("waiters")
     return {
         "uname": (read("uname") or "").strip(),
         "cpus": (read("cpus") or "").strip(),
         "kselftest": parse_kselftest(ks) if ks is not None else None,
         "precheck": parse_precheck(pc) if pc is not None else None,
+        "waiters": parse_waiters(wt) if wt is not None else None,
         "perf": perf,
         "badness": badness(os.path.join(d, "console.log")),
     }
@@ -149,7 +164,7 @@ def summarize(run):
     k = {name: read_kernel(os.path.join(run, name)) for name in KERNELS}
     out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"],
                            "badness": k[n]["badness"]} for n in KERNELS},
-           "kselftest": {}, "precheck": {}, "perf": {}}
+           "kselftest": {}, "precheck": {}, "waiters": {}, "perf": {}}
     for name in KERNELS:
         ks = k[name]["kselftest"]
         if ks:
@@ -159,6 +174,9 @@ def summarize(run):
         if k[name]["precheck"]:
             out["precheck"][name] = {kind: {"waits": w, "bucket": b}
                                      for kind, (w, b) in k[name]["precheck"].items()}
+    for name in KERNELS:
+        if k[name]["waiters"]:
+            out["waiters"][name] = k[name]["waiters"]
     for args in sorted(set(k["base"]["perf"]) & set(k["patched"]["perf"])):
         b, p = k["base"]["perf"][args], k["patched"]["perf"][args]
         (mb, sb), (mp, sp) = spread(b), spread(p)
@@ -167,6 +185,11 @@ def summarize(run):
                              "patched": {"median": mp, "rsd": sp, "runs": p},
                              "ratio": r, "ratio_spread": sr}
     return out
+
+
+def _kinds(per_kernel):
+    """The result kinds (private, shared) that any kernel reported."""
+    return sorted({kind for n in per_kernel for kind in per_kernel[n] if kind != "error"})
 
 
 def table(s):
@@ -193,12 +216,22 @@ def table(s):
         lines.append("")
         lines.append("| mismatched waits reaching the bucket | base | patched |")
         lines.append("|---|---|---|")
-        kinds = sorted({kind for n in s["precheck"] for kind in s["precheck"][n]})
-        for kind in kinds:
+        for kind in _kinds(s["precheck"]):
             cells = []
             for n in KERNELS:
                 v = s["precheck"].get(n, {}).get(kind)
                 cells.append(f"{v['bucket']} of {v['waits']}" if v else "-")
+            lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    if s["waiters"]:
+        lines.append("")
+        lines.append("| wakes with nobody waiting that saw a waiter count | base | patched |")
+        lines.append("|---|---|---|")
+        for kind in _kinds(s["waiters"]):
+            cells = []
+            for n in KERNELS:
+                v = s["waiters"].get(n, {}).get(kind)
+                cells.append(f"{v['busy']} of {v['wakes']} after {v['aborted']} aborted waits; "
+                             f"waiter woken: {v['woken']}" if v else "-")
             lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
     if s["perf"]:
         lines.append("")
@@ -219,10 +252,12 @@ def write_tsv(s, path):
             for v in ("pass", "fail", "skip"):
                 vals = [s["kselftest"].get(n, {}).get(n_what, {}).get(v, "") for n in KERNELS]
                 f.write(f"kselftest_{n_what}\t{v}\t{vals[0]}\t{vals[1]}\t\t\n")
-        kinds = sorted({kind for n in s["precheck"] for kind in s["precheck"][n]})
-        for kind in kinds:
+        for kind in _kinds(s["precheck"]):
             vals = [s["precheck"].get(n, {}).get(kind, {}).get("bucket", "") for n in KERNELS]
             f.write(f"precheck_bucket\t{kind}\t{vals[0]}\t{vals[1]}\t\t\n")
+        for kind in _kinds(s["waiters"]):
+            vals = [s["waiters"].get(n, {}).get(kind, {}).get("busy", "") for n in KERNELS]
+            f.write(f"idle_wakes_seeing_waiters\t{kind}\t{vals[0]}\t{vals[1]}\t\t\n")
         for args, v in s["perf"].items():
             f.write(f"perf_hash_ops\t{args}\t{v['base']['median']}\t{v['patched']['median']}"
                     f"\t{v['ratio']:.4f}\t{v['ratio_spread']:.4f}\n")

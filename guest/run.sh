@@ -5,7 +5,7 @@
 # command line (variables handed to init), writes each result as a section
 # "==> name <==" to the results port /dev/ttyS1, and a final "==> end <==".
 #
-#   steps=kselftest,precheck,perf	what to run, in order
+#   steps=kselftest,precheck,waiters,perf	what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   runs=N bench_secs=S			perf bench futex hash repetitions/length
 #   probe=SYMBOL			bucket entry counted by the precheck step
@@ -70,6 +70,26 @@ step_precheck()
 	done | section precheck
 	echo 0 >$t/events/kprobes/futex_bucket/enable
 	echo "-:futex_bucket" >>$t/kprobe_events
+}
+
+# Waits aborted in every way leave no waiter count behind: wakes with nobody
+# waiting see hb->waiters == 0 on their bucket, so futex_wake() skips
+# hb->lock, and a real waiter is still woken. The event records the count of
+# the bucket futex_hash() returns, for futex_aborted's operations only.
+step_waiters()
+{
+	local t=/sys/kernel/tracing ev=futex_hb_busy kind
+
+	if ! echo "r:$ev futex_hash waiters=+0(\$retval):s32" >>$t/kprobe_events 2>/dev/null ||
+	   ! echo 'waiters != 0 && comm == "futex_aborted"' >$t/events/kprobes/$ev/filter; then
+		echo "error no kretprobe on futex_hash" | section waiters
+		return
+	fi
+	for kind in private shared; do
+		/guest/bin/futex_aborted "$kind" 1000 $ev 2>&1 ||
+			echo "error futex_aborted $kind failed"
+	done | section waiters
+	echo "-:$ev" >>$t/kprobe_events
 }
 
 step_perf()

@@ -70,6 +70,14 @@ class ParseOther(unittest.TestCase):
         self.assertEqual(compare.parse_precheck("private waits=10 bucket=10\nshared waits=10 bucket=0\n"),
                          {"private": (10, 10), "shared": (10, 0)})
 
+    def test_waiters(self):
+        text = ("private aborted=6 wakes=3 busy=0 woken=1 waiter_busy=1\n"
+                "error futex_aborted shared failed\n"
+                "futex_aborted: wake: Bad address\n")
+        self.assertEqual(compare.parse_waiters(text), {
+            "private": {"aborted": 6, "wakes": 3, "busy": 0, "woken": 1, "waiter_busy": 1},
+            "error": ["error futex_aborted shared failed"]})
+
 
 class Arithmetic(unittest.TestCase):
     def test_ratio_of_medians(self):
@@ -93,10 +101,13 @@ class Summary(unittest.TestCase):
                         f.write(PERF.replace("311204", str(ops + i)))
                 with open(os.path.join(d, "kselftest"), "w") as f:
                     f.write(KSELFTEST)
+                with open(os.path.join(d, "waiters"), "w") as f:
+                    f.write("shared aborted=7 wakes=3 busy=0 woken=1 waiter_busy=2\n")
             with contextlib.redirect_stdout(io.StringIO()):
                 self.assertEqual(compare.main(["compare.py", run]), 0)
             s = compare.summarize(run)
             self.assertAlmostEqual(s["perf"]["-b 2"]["ratio"], 261.5 / 101.5)
+            self.assertEqual(s["waiters"]["patched"]["shared"]["busy"], 0)
             for out in ("summary.json", "summary.tsv", "summary.md"):
                 self.assertTrue(os.path.exists(os.path.join(run, out)))
 

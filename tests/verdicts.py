@@ -88,6 +88,23 @@ def check_precheck(k):
                 f"{p[1]} of {p[0]} reached it")
 
 
+def check_waiters(k):
+    for name in compare.KERNELS:
+        w = k[name]["waiters"] or {}
+        for err in w.get("error", []):
+            verdict(False, f"{name}: aborted-wait accounting measured", err)
+        for kind in ("private", "shared"):
+            v = w.get(kind)
+            if not v:
+                verdict(False, f"{name}: aborted {kind} waits measured", "no waiters result")
+                continue
+            verdict(v["busy"] == 0 and v["woken"] == 1 and v["waiter_busy"] >= 1,
+                    f"{name}: after {v['aborted']} aborted {kind} waits, {v['wakes']} wakes "
+                    f"see no waiter count and a real waiter is woken",
+                    f"{v['busy']} wakes saw a count; woken {v['woken']}, "
+                    f"waiter seen {v['waiter_busy']} times")
+
+
 def check_semantics(k):
     res = {}
     for name in compare.KERNELS:
@@ -109,6 +126,7 @@ def main(argv):
     check_kselftests(run, k)
     check_console(run, tree)
     check_precheck(k)
+    check_waiters(k)
     check_semantics(k)
     return 0
 
