@@ -2,13 +2,15 @@
 # The pipeline, one stage per script in bin/:
 #   deps -> base -> tree -> build -> tools -> initramfs -> boot -> compare
 #
-#   make run	apply, build, boot base and patched, kselftest futex and
+#   make run	apply, build, boot base and patched, kselftest futex,
+#		private hash replacement under load (also with MANY_VCPUS),
 #		perf bench futex hash, print the comparison
 #   make check	the tests (what .ci/run runs)
 #   make export	regenerate series/ from build/tree's commits
 #
 # Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
-# MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, JOBS; see README.md.
+# MANY_VCPUS, MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, JOBS; see
+# README.md.
 
 SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
@@ -19,7 +21,10 @@ export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT 
 ifndef RUN_DIR
 RUN_DIR := results/run-$(shell date +%Y%m%d-%H%M%S)
 endif
-RUN_STEPS := kselftest,precheck,waiters,perf
+RUN_STEPS := kselftest,resizebench,precheck,waiters,perf
+# The private hash replacement again, with more vCPUs.
+MANY_VCPUS ?= 32
+MANY_STEPS := resize,resizebench
 
 .PHONY: all run check deps base tree build tools initramfs boot compare export clean distclean
 
@@ -47,6 +52,8 @@ initramfs: tools
 boot: build initramfs
 	bin/boot.sh base $(RUN_DIR)/base $(RUN_STEPS)
 	bin/boot.sh patched $(RUN_DIR)/patched $(RUN_STEPS)
+	VCPUS=$(MANY_VCPUS) bin/boot.sh base $(RUN_DIR)/base-many $(MANY_STEPS)
+	VCPUS=$(MANY_VCPUS) bin/boot.sh patched $(RUN_DIR)/patched-many $(MANY_STEPS)
 	ln -sfn $(abspath $(RUN_DIR)) results/latest
 
 compare:

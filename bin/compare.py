@@ -5,8 +5,10 @@
 Usage: bin/compare.py RUN_DIR
 
 RUN_DIR holds one folder per kernel (base/, patched/), each with the section
-files bin/boot.sh split out of the guest's results port. Prints one table and
-writes summary.json, summary.tsv and summary.md into RUN_DIR.
+files bin/boot.sh split out of the guest's results port, and optionally a
+second pair booted with more vCPUs for the private hash replacement runs
+(base-many/, patched-many/). Prints one table and writes summary.json,
+summary.tsv and summary.md into RUN_DIR.
 
 Throughput is reported as the median of the runs with its relative standard
 deviation; the patched/base ratio is the ratio of the medians, and its
@@ -24,6 +26,8 @@ import sys
 from dataclasses import dataclass, field
 
 KERNELS = ("base", "patched")
+# The pairs of guests whose private hash replacement results are compared.
+RESIZE_PAIRS = (("base", "patched"), ("base-many", "patched-many"))
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.environ.get("TREE", os.path.join(TOP, "build", "tree"))
 
@@ -94,6 +98,41 @@ def parse_waiters(text):
     return out
 
 
+_RESIZE = re.compile(r"(auto resize|set slots) to (\d+)(?: slots)?: (\d+) threads, (\d+) CPUs, "
+                     r"(done|not done) after ([\d.]+) s, grace period ([-\d.]+) s")
+
+
+def parse_resize(text):
+    """futex_hash_resize's measurements -> [{"test", "slots", "threads",
+    "cpus", "done", "seconds", "gp"}]."""
+    out = []
+    for line in text.splitlines():
+        m = _RESIZE.search(line)
+        if m:
+            out.append({"test": "auto" if m.group(1) == "auto resize" else "set",
+                        "slots": int(m.group(2)), "threads": int(m.group(3)),
+                        "cpus": int(m.group(4)), "done": m.group(5) == "done",
+                        "seconds": float(m.group(6)), "gp": float(m.group(7))})
+    return out
+
+
+def parse_resizebench(text):
+    """futex_resize_bench lines and reference-state counts ->
+    {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s}],
+     "refstate": {state: hits}}."""
+    out = {"runs": [], "refstate": {}}
+    for line in text.splitlines():
+        kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+        if line.startswith("mode="):
+            out["runs"].append({"mode": kv["mode"], "threads": int(kv["threads"]),
+                                "cpus": int(kv["cpus"]), "slots": int(kv["slots"]),
+                                "done": kv["done"] == "1", "seconds": float(kv["seconds"]),
+                                "ops_per_s": float(kv["ops_per_s"])})
+        elif line.startswith("refstate "):
+            out["refstate"][int(kv["state"])] = int(kv["hits"])
+    return out
+
+
 _AVG = re.compile(r"Averaged (\d+) operations/sec")
 
 
@@ -133,12 +172,16 @@ def read_kernel(d):
     ks = read("kselftest")
     pc = read("precheck")
     wt = read("waiters")
+    rs = (ks or "") + (read("resize") or "")
+    rb = read("resizebench")
     return {
         "uname": (read("uname") or "").strip(),
         "cpus": (read("cpus") or "").strip(),
         "kselftest": parse_kselftest(ks) if ks is not None else None,
         "precheck": parse_precheck(pc) if pc is not None else None,
         "waiters": parse_waiters(wt) if wt is not None else None,
+        "resize": parse_resize(rs),
+        "resizebench": parse_resizebench(rb) if rb is not None else None,
         "perf": perf,
         "badness": badness(os.path.join(d, "console.log")),
     }
@@ -177,6 +220,13 @@ def summarize(run):
     for name in KERNELS:
         if k[name]["waiters"]:
             out["waiters"][name] = k[name]["waiters"]
+    out["resize"] = {}
+    for pair in RESIZE_PAIRS:
+        for name in pair:
+            d = os.path.join(run, name)
+            kn = k[name] if name in k else (read_kernel(d) if os.path.isdir(d) else None)
+            if kn and (kn["resize"] or kn["resizebench"]):
+                out["resize"][name] = {"tests": kn["resize"], "bench": kn["resizebench"]}
     for args in sorted(set(k["base"]["perf"]) & set(k["patched"]["perf"])):
         b, p = k["base"]["perf"][args], k["patched"]["perf"][args]
         (mb, sb), (mp, sp) = spread(b), spread(p)
@@ -190,6 +240,59 @@ def summarize(run):
 def _kinds(per_kernel):
     """The result kinds (private, shared) that any kernel reported."""
     return sorted({kind for n in per_kernel for kind in per_kernel[n] if kind != "error"})
+
+
+def _secs(done, seconds):
+    return f"{seconds:.3f} s" if done else f"not in {seconds:.0f} s"
+
+
+def _share(refstate):
+    """Share of futex_ref_get() calls that found FR_ATOMIC (1), of all."""
+    total = sum(refstate.values())
+    return f"{refstate.get(1, 0) / total:.2%} of {total:,}" if total else "-"
+
+
+def resize_table(res):
+    """Rows for the private hash replacement runs, one block per vCPU count."""
+    lines = []
+    for b, p in RESIZE_PAIRS:
+        if b not in res and p not in res:
+            continue
+        rb = (res.get(b) or {}).get("bench") or {"runs": [], "refstate": {}}
+        rp = (res.get(p) or {}).get("bench") or {"runs": [], "refstate": {}}
+        runs = rb["runs"] + rp["runs"]
+        tests = [t for n in (b, p) for t in (res.get(n) or {}).get("tests", [])]
+        cpus = (runs or tests or [{"cpus": "?"}])[0]["cpus"]
+        lines.append("")
+        lines.append(f"| private hash replacement under load ({cpus} vCPUs) | base | patched | patched/base |")
+        lines.append("|---|---|---|---|")
+        keys = sorted({(r["mode"], r["threads"]) for r in runs}, key=lambda x: (x[0] != "ramp", x[1]))
+        for mode, n in keys:
+            vb = next((r for r in rb["runs"] if (r["mode"], r["threads"]) == (mode, n)), None)
+            vp = next((r for r in rp["runs"] if (r["mode"], r["threads"]) == (mode, n)), None)
+            what = (f"ramp to {n} threads: time to {(vb or vp)['slots']} slots" if mode == "ramp"
+                    else f"SET_SLOTS({(vb or vp)['slots']}) with {n} threads running")
+            lines.append(f"| {what} | {_secs(vb['done'], vb['seconds']) if vb else '-'}"
+                         f" | {_secs(vp['done'], vp['seconds']) if vp else '-'} | |")
+            ratio = f"{vp['ops_per_s'] / vb['ops_per_s']:.2f}x" if vb and vp and vb["ops_per_s"] else ""
+            lines.append(f"| then ops/s, {n} threads | {vb['ops_per_s']:,.0f} |" if vb else "| then ops/s | - |")
+            lines[-1] += f" {vp['ops_per_s']:,.0f} | {ratio} |" if vp else " - | |"
+        if rb["refstate"] or rp["refstate"]:
+            lines.append(f"| references on the shared atomic, ramp to 64 threads | "
+                         f"{_share(rb['refstate'])} | {_share(rp['refstate'])} | |")
+        tb = (res.get(b) or {}).get("tests", [])
+        tp = (res.get(p) or {}).get("tests", [])
+        for test, n in sorted({(t["test"], t["threads"]) for t in tb + tp}):
+            vb = next((t for t in tb if (t["test"], t["threads"]) == (test, n)), None)
+            vp = next((t for t in tp if (t["test"], t["threads"]) == (test, n)), None)
+            v = vb or vp
+            what = (f"kselftest: ramp to {n} threads, time to {v['slots']} slots" if test == "auto"
+                    else f"kselftest: SET_SLOTS({v['slots']}) with {n} threads running")
+            gp = " / ".join(f"{v['gp']:.3f} s" for v in (vb, vp) if v)
+            lines.append(f"| {what} | {_secs(vb['done'], vb['seconds']) if vb else '-'}"
+                         f" | {_secs(vp['done'], vp['seconds']) if vp else '-'}"
+                         f" | grace period {gp} |")
+    return lines
 
 
 def table(s):
@@ -233,6 +336,7 @@ def table(s):
                 cells.append(f"{v['busy']} of {v['wakes']} after {v['aborted']} aborted waits; "
                              f"waiter woken: {v['woken']}" if v else "-")
             lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    lines += resize_table(s["resize"])
     if s["perf"]:
         lines.append("")
         lines.append("| perf bench futex hash | base ops/s | patched ops/s | patched/base |")
@@ -258,6 +362,12 @@ def write_tsv(s, path):
         for kind in _kinds(s["waiters"]):
             vals = [s["waiters"].get(n, {}).get(kind, {}).get("busy", "") for n in KERNELS]
             f.write(f"idle_wakes_seeing_waiters\t{kind}\t{vals[0]}\t{vals[1]}\t\t\n")
+        for name, r in s["resize"].items():
+            for v in (r["bench"] or {}).get("runs", []):
+                f.write(f"resize_{v['mode']}_seconds\t{name} {v['threads']} threads\t"
+                        f"{v['seconds'] if v['done'] else ''}\t\t\t\n")
+                f.write(f"resize_{v['mode']}_ops\t{name} {v['threads']} threads\t"
+                        f"{v['ops_per_s']:.0f}\t\t\t\n")
         for args, v in s["perf"].items():
             f.write(f"perf_hash_ops\t{args}\t{v['base']['median']}\t{v['patched']['median']}"
                     f"\t{v['ratio']:.4f}\t{v['ratio_spread']:.4f}\n")

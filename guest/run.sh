@@ -5,7 +5,8 @@
 # command line (variables handed to init), writes each result as a section
 # "==> name <==" to the results port /dev/ttyS1, and a final "==> end <==".
 #
-#   steps=kselftest,precheck,waiters,perf	what to run, in order
+#   steps=kselftest,resize,resizebench,precheck,waiters,perf
+#					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   runs=N bench_secs=S			perf bench futex hash repetitions/length
 #   probe=SYMBOL			bucket entry counted by the precheck step
@@ -41,6 +42,46 @@ step_kselftest()
 	: >/tmp/kselftest.tap
 	/kselftest/run_kselftest.sh -o "$kst_timeout" >>/tmp/kselftest.tap 2>&1
 	section kselftest </tmp/kselftest.tap
+}
+
+# The private hash replacement tests alone, through the same runner.
+step_resize()
+{
+	log "resize: futex_hash_resize, ${kst_timeout}s"
+	echo futex/functional:futex_hash_resize >/kselftest/kselftest-list.txt
+	: >/tmp/resize.tap
+	/kselftest/run_kselftest.sh -o "$kst_timeout" >>/tmp/resize.tap 2>&1
+	section resize </tmp/resize.tap
+}
+
+# Private hash replacement under load: time to the auto-scaled size after a
+# ramp and PR_FUTEX_HASH_SET_SLOTS latency, each with the load's ops/s after
+# it, at 16, 64 and 256 threads; then, for one ramp to 64 threads, how the
+# hash references were taken, from a histogram of the state that
+# futex_ref_get() finds (0 FR_PERCPU, 1 FR_ATOMIC, 2 FR_DRAIN where the
+# kernel has it).
+step_resizebench()
+{
+	local t=/sys/kernel/tracing ev=futex_ref mode n
+
+	for mode in ramp set; do
+		for n in 16 64 256; do
+			log "resizebench: $mode, $n threads"
+			/guest/bin/futex_resize_bench $mode $n "$bench_secs" 2>&1
+		done
+	done >/tmp/resizebench.txt
+	if echo "p:$ev futex_ref_get state=+0(%di):s32" >>$t/kprobe_events 2>/dev/null &&
+	   echo 'hist:keys=state' >$t/events/kprobes/$ev/trigger; then
+		log "resizebench: reference states, ramp to 64 threads"
+		/guest/bin/futex_resize_bench ramp 64 "$bench_secs" >/dev/null 2>&1
+		sed -n 's/^{ state: *\(-*[0-9]*\) } hitcount: *\([0-9]*\)$/refstate state=\1 hits=\2/p' \
+			$t/events/kprobes/$ev/hist >>/tmp/resizebench.txt
+		echo '!hist:keys=state' >$t/events/kprobes/$ev/trigger
+		echo "-:$ev" >>$t/kprobe_events
+	else
+		echo "error no kprobe on futex_ref_get" >>/tmp/resizebench.txt
+	fi
+	section resizebench </tmp/resizebench.txt
 }
 
 # hits: how often the probe fired so far.

@@ -78,6 +78,25 @@ class ParseOther(unittest.TestCase):
             "private": {"aborted": 6, "wakes": 3, "busy": 0, "woken": 1, "waiter_busy": 1},
             "error": ["error futex_aborted shared failed"]})
 
+    def test_resize(self):
+        text = ("# # auto resize to 32 slots: 64 threads, 8 CPUs, done after 0.012 s, "
+                "grace period 0.089 s\n"
+                "# # set slots to 256: 64 threads, 8 CPUs, not done after 15.000 s, "
+                "grace period 0.031 s\n")
+        auto, setslots = compare.parse_resize(text)
+        self.assertEqual(auto, {"test": "auto", "slots": 32, "threads": 64, "cpus": 8,
+                                "done": True, "seconds": 0.012, "gp": 0.089})
+        self.assertFalse(setslots["done"])
+        self.assertEqual(setslots["seconds"], 15.0)
+
+    def test_resizebench(self):
+        text = ("mode=ramp threads=16 cpus=8 slots=32 done=0 seconds=10.0000 ops_per_s=500\n"
+                "refstate state=0 hits=10\nrefstate state=1 hits=990\n")
+        r = compare.parse_resizebench(text)
+        self.assertEqual(r["runs"][0]["done"], False)
+        self.assertEqual(r["refstate"], {0: 10, 1: 990})
+        self.assertEqual(compare._share(r["refstate"]), "99.00% of 1,000")
+
 
 class Arithmetic(unittest.TestCase):
     def test_ratio_of_medians(self):

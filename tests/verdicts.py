@@ -105,6 +105,35 @@ def check_waiters(k):
                     f"waiter seen {v['waiter_busy']} times")
 
 
+RESIZE = "futex_hash_resize"
+# The case that fails on a kernel whose private hash replacement never ends
+# under load: with 64 threads at work the old hash's count never drains.
+RESIZE_BASE_FAILS = RESIZE + ":global.set_slots_completes_under_load_64"
+
+
+def resize_results(ks):
+    return {t: v for t, v in (ks.results.items() if ks else []) if t.startswith(RESIZE + ":")}
+
+
+def check_resize(run, k):
+    base = resize_results(k["base"]["kselftest"])
+    verdict(base.get(RESIZE_BASE_FAILS) == "fail",
+            "base: the replacement test fails (SET_SLOTS does not return under load)",
+            f"{RESIZE_BASE_FAILS} on base: {base.get(RESIZE_BASE_FAILS, 'missing')}")
+    many = os.path.join(run, "patched-many")
+    ks = compare.parse_kselftest(open(os.path.join(many, "resize"), errors="replace").read()) \
+        if os.path.exists(os.path.join(many, "resize")) else None
+    for name, res, where in (("patched", resize_results(k["patched"]["kselftest"]), "patched"),
+                             ("patched-many", resize_results(ks), many)):
+        cpus = compare.read_kernel(where if os.path.isdir(where) else os.path.join(run, where))["cpus"]
+        bad = sorted(t for t, v in res.items() if v != "pass")
+        verdict(bool(res) and not bad,
+                f"{name}: the replacement tests pass ({len(res)} cases, {cpus or '? cpus'})",
+                "failed: " + ", ".join(bad) if bad else "no futex_hash_resize results")
+    bad = compare.badness(os.path.join(many, "console.log"))
+    verdict(bad == [], "patched-many: console clean", bad[0] if bad else "console missing")
+
+
 def check_semantics(k):
     res = {}
     for name in compare.KERNELS:
@@ -127,6 +156,7 @@ def main(argv):
     check_console(run, tree)
     check_precheck(k)
     check_waiters(k)
+    check_resize(run, k)
     check_semantics(k)
     return 0
 

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futex_resize_bench - how long a private futex hash replacement takes
+ * under load, and what the load gets done meanwhile.
+ *
+ * Usage: futex_resize_bench ramp|set THREADS SECONDS
+ *
+ * The load: THREADS threads issue FUTEX_WAKE_PRIVATE on their own word,
+ * nobody waiting, each from the moment it exists (no start barrier), as in
+ * the report that found the FR_ATOMIC phase unbounded.
+ *
+ *   ramp	create the threads one by one; report the time from the last
+ *		creation until PR_FUTEX_HASH_GET_SLOTS shows the size that
+ *		auto-scaling picks, then the load's ops/s over SECONDS.
+ *   set	create the threads, wait until all run, then report how long
+ *		PR_FUTEX_HASH_SET_SLOTS(256) takes, then ops/s over SECONDS.
+ *
+ * A replacement that has not happened after DEADLINE_S is reported as not
+ * done; the load stops after SECONDS either way, so the program ends.
+ * Prints one line of key=value pairs; times in seconds.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
+
+#ifndef PR_FUTEX_HASH
+#define PR_FUTEX_HASH			78
+#define PR_FUTEX_HASH_SET_SLOTS		1
+#define PR_FUTEX_HASH_GET_SLOTS		2
+#endif
+
+#define DEADLINE_S	10.0
+#define SET_SLOTS	256
+
+/* One futex word and its thread's operation count per cache line. */
+struct word {
+	uint32_t val;
+	long ops;
+} __attribute__((aligned(64)));
+
+static struct word *words;
+static atomic_int running, stop;
+static atomic_llong set_done;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *load(void *arg)
+{
+	struct word *w = arg;
+
+	atomic_fetch_add(&running, 1);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		syscall(SYS_futex, &w->val, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void *set_slots(void *arg)
+{
+	(void)arg;
+	prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, SET_SLOTS, 0, 0);
+	atomic_store(&set_done, (long long)(now() * 1e9));
+	return NULL;
+}
+
+static long total_ops(int n)
+{
+	long sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += __atomic_load_n(&words[i].ops, __ATOMIC_RELAXED);
+	return sum;
+}
+
+/* The size futex_hash_allocate_default() picks for @threads threads. */
+static int auto_slots(int threads)
+{
+	int cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = threads < cpus ? threads : cpus;
+	int slots = 16;
+
+	while (slots < 4 * n)
+		slots *= 2;
+	return slots;
+}
+
+/* Wait until @done() or the deadline; the seconds it took, or -1. */
+static double wait_for(int (*done)(void), double start)
+{
+	while (!done()) {
+		if (now() - start > DEADLINE_S)
+			return -1;
+		usleep(1000);
+	}
+	return now() - start;
+}
+
+static int want;
+
+static int slots_reached(void)
+{
+	return prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_GET_SLOTS, 0, 0, 0) == want;
+}
+
+static int set_returned(void)
+{
+	return atomic_load(&set_done) != 0;
+}
+
+int main(int argc, char **argv)
+{
+	double start, took, steady;
+	pthread_t *t, setter;
+	long before;
+	int i, n, secs, ramp;
+
+	if (argc != 4 || (strcmp(argv[1], "ramp") && strcmp(argv[1], "set"))) {
+		fprintf(stderr, "usage: %s ramp|set THREADS SECONDS\n", argv[0]);
+		return 2;
+	}
+	ramp = !strcmp(argv[1], "ramp");
+	n = atoi(argv[2]);
+	secs = atoi(argv[3]);
+	words = aligned_alloc(64, n * sizeof(*words));
+	t = calloc(n, sizeof(*t));
+	if (!words || !t || n < 1)
+		return 1;
+	memset(words, 0, n * sizeof(*words));
+
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&t[i], NULL, load, &words[i])) {
+			perror("pthread_create");
+			return 1;
+		}
+	}
+	if (ramp) {
+		want = auto_slots(n + 1);
+		took = wait_for(slots_reached, now());
+	} else {
+		while (atomic_load(&running) < n)
+			usleep(1000);
+		start = now();
+		if (pthread_create(&setter, NULL, set_slots, NULL))
+			return 1;
+		took = wait_for(set_returned, start);
+		want = SET_SLOTS;
+	}
+
+	/* Steady state: the load's throughput after the replacement. */
+	before = total_ops(n);
+	steady = now();
+	sleep(secs);
+	steady = now() - steady;
+	before = total_ops(n) - before;
+	atomic_store(&stop, 1);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	if (!ramp)
+		pthread_join(setter, NULL);
+
+	printf("mode=%s threads=%d cpus=%ld slots=%d done=%d seconds=%.4f ops_per_s=%.0f\n",
+	       argv[1], n, sysconf(_SC_NPROCESSORS_ONLN), want, took >= 0,
+	       took >= 0 ? took : DEADLINE_S, before / steady);
+	return 0;
+}
