@@ -242,6 +242,20 @@ def _kinds(per_kernel):
     return sorted({kind for n in per_kernel for kind in per_kernel[n] if kind != "error"})
 
 
+def _kind_table(title, per_kernel, cell):
+    """One row per result kind (private, shared), base against patched."""
+    if not per_kernel:
+        return []
+    lines = ["", f"| {title} | base | patched |", "|---|---|---|"]
+    for kind in _kinds(per_kernel):
+        cells = []
+        for n in KERNELS:
+            v = per_kernel.get(n, {}).get(kind)
+            cells.append(cell(v) if v else "-")
+        lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
 def _secs(done, seconds):
     return f"{seconds:.3f} s" if done else f"not in {seconds:.0f} s"
 
@@ -315,27 +329,11 @@ def table(s):
         bad = s["kernels"][n]["badness"]
         cells.append("-" if bad is None else f"{len(bad)} flagged lines" if bad else "clean")
     lines.append(f"| console | {cells[0]} | {cells[1]} |")
-    if s["precheck"]:
-        lines.append("")
-        lines.append("| mismatched waits reaching the bucket | base | patched |")
-        lines.append("|---|---|---|")
-        for kind in _kinds(s["precheck"]):
-            cells = []
-            for n in KERNELS:
-                v = s["precheck"].get(n, {}).get(kind)
-                cells.append(f"{v['bucket']} of {v['waits']}" if v else "-")
-            lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
-    if s["waiters"]:
-        lines.append("")
-        lines.append("| wakes with nobody waiting that saw a waiter count | base | patched |")
-        lines.append("|---|---|---|")
-        for kind in _kinds(s["waiters"]):
-            cells = []
-            for n in KERNELS:
-                v = s["waiters"].get(n, {}).get(kind)
-                cells.append(f"{v['busy']} of {v['wakes']} after {v['aborted']} aborted waits; "
-                             f"waiter woken: {v['woken']}" if v else "-")
-            lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    lines += _kind_table("mismatched waits reaching the bucket", s["precheck"],
+                         lambda v: f"{v['bucket']} of {v['waits']}")
+    lines += _kind_table("wakes with nobody waiting that saw a waiter count", s["waiters"],
+                         lambda v: f"{v['busy']} of {v['wakes']} after {v['aborted']} aborted "
+                                   f"waits; waiter woken: {v['woken']}")
     lines += resize_table(s["resize"])
     if s["perf"]:
         lines.append("")
