@@ -292,7 +292,7 @@ def resize_table(res):
             lines.append(f"| then ops/s, {n} threads | {vb['ops_per_s']:,.0f} |" if vb else "| then ops/s | - |")
             lines[-1] += f" {vp['ops_per_s']:,.0f} | {ratio} |" if vp else " - | |"
         if rb["refstate"] or rp["refstate"]:
-            lines.append(f"| references on the shared atomic, ramp to 64 threads | "
+            lines.append(f"| references on the shared atomic, steady state after a ramp to 64 threads | "
                          f"{_share(rb['refstate'])} | {_share(rp['refstate'])} | |")
         tb = (res.get(b) or {}).get("tests", [])
         tp = (res.get(p) or {}).get("tests", [])

@@ -3,7 +3,7 @@
  * futex_resize_bench - how long a private futex hash replacement takes
  * under load, and what the load gets done meanwhile.
  *
- * Usage: futex_resize_bench ramp|set THREADS SECONDS
+ * Usage: futex_resize_bench ramp|set THREADS SECONDS [TRIGGER]
  *
  * The load: THREADS threads issue FUTEX_WAKE_PRIVATE on their own word,
  * nobody waiting, each from the moment it exists (no start barrier), as in
@@ -14,6 +14,9 @@
  *		auto-scaling picks, then the load's ops/s over SECONDS.
  *   set	create the threads, wait until all run, then report how long
  *		PR_FUTEX_HASH_SET_SLOTS(256) takes, then ops/s over SECONDS.
+ *
+ * TRIGGER, a tracefs trigger file holding the paused hist trigger
+ * "hist:keys=state", is resumed for the SECONDS of steady state only.
  *
  * A replacement that has not happened after DEADLINE_S is reported as not
  * done; the load stops after SECONDS either way, so the program ends.
@@ -89,7 +92,23 @@ static long total_ops(int n)
 	return sum;
 }
 
-/* The size futex_hash_allocate_default() picks for @threads threads. */
+/* Resume ("cont") or pause the hist trigger in @file, if any. */
+static void hist(const char *file, const char *cmd)
+{
+	FILE *f;
+
+	if (!file)
+		return;
+	f = fopen(file, "a");
+	if (!f || fprintf(f, "hist:keys=state:%s\n", cmd) < 0 || fclose(f))
+		perror(file);
+}
+
+/*
+ * The size futex_hash_allocate_default() picks when the last of @threads
+ * threads is created: it counts the threads before that clone, the main
+ * thread and @threads - 1.
+ */
 static int auto_slots(int threads)
 {
 	int cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -131,8 +150,8 @@ int main(int argc, char **argv)
 	long before;
 	int i, n, secs, ramp;
 
-	if (argc != 4 || (strcmp(argv[1], "ramp") && strcmp(argv[1], "set"))) {
-		fprintf(stderr, "usage: %s ramp|set THREADS SECONDS\n", argv[0]);
+	if ((argc != 4 && argc != 5) || (strcmp(argv[1], "ramp") && strcmp(argv[1], "set"))) {
+		fprintf(stderr, "usage: %s ramp|set THREADS SECONDS [TRIGGER]\n", argv[0]);
 		return 2;
 	}
 	ramp = !strcmp(argv[1], "ramp");
@@ -151,7 +170,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (ramp) {
-		want = auto_slots(n + 1);
+		want = auto_slots(n);
 		took = wait_for(slots_reached, now());
 	} else {
 		while (atomic_load(&running) < n)
@@ -164,11 +183,13 @@ int main(int argc, char **argv)
 	}
 
 	/* Steady state: the load's throughput after the replacement. */
+	hist(argv[4], "cont");
 	before = total_ops(n);
 	steady = now();
 	sleep(secs);
 	steady = now() - steady;
 	before = total_ops(n) - before;
+	hist(argv[4], "pause");
 	atomic_store(&stop, 1);
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);

@@ -56,24 +56,27 @@ step_resize()
 
 # Private hash replacement under load: time to the auto-scaled size after a
 # ramp and PR_FUTEX_HASH_SET_SLOTS latency, each with the load's ops/s after
-# it, at 16, 64 and 256 threads; then, for one ramp to 64 threads, how the
-# hash references were taken, from a histogram of the state that
-# futex_ref_get() finds (0 FR_PERCPU, 1 FR_ATOMIC, 2 FR_DRAIN where the
-# kernel has it).
+# it, at 16, 64 and 256 threads; then, in the steady state after a ramp to
+# 64 threads, how the hash references were taken, from a histogram of the
+# state that futex_ref_get() finds (0 FR_PERCPU, 1 FR_ATOMIC, 2 FR_DRAIN
+# where the kernel has it).
 step_resizebench()
 {
 	local t=/sys/kernel/tracing ev=futex_ref mode n
 
+	: >/tmp/resizebench.txt
 	for mode in ramp set; do
 		for n in 16 64 256; do
 			log "resizebench: $mode, $n threads"
-			/guest/bin/futex_resize_bench $mode $n "$bench_secs" 2>&1
+			/guest/bin/futex_resize_bench $mode $n "$bench_secs" \
+				>>/tmp/resizebench.txt 2>&1
 		done
-	done >/tmp/resizebench.txt
+	done
 	if echo "p:$ev futex_ref_get state=+0(%di):s32" >>$t/kprobe_events 2>/dev/null &&
-	   echo 'hist:keys=state' >$t/events/kprobes/$ev/trigger; then
-		log "resizebench: reference states, ramp to 64 threads"
-		/guest/bin/futex_resize_bench ramp 64 "$bench_secs" >/dev/null 2>&1
+	   echo 'hist:keys=state:pause' >$t/events/kprobes/$ev/trigger; then
+		log "resizebench: reference states after a ramp to 64 threads"
+		/guest/bin/futex_resize_bench ramp 64 "$bench_secs" \
+			$t/events/kprobes/$ev/trigger >/dev/null 2>&1
 		sed -n 's/^{ state: *\(-*[0-9]*\) } hitcount: *\([0-9]*\)$/refstate state=\1 hits=\2/p' \
 			$t/events/kprobes/$ev/hist >>/tmp/resizebench.txt
 		echo '!hist:keys=state' >$t/events/kprobes/$ev/trigger
