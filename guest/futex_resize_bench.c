@@ -105,7 +105,7 @@ static void hist(const char *file, const char *cmd)
 }
 
 /*
- * The size futex_hash_allocate_default() picks when the last of @threads
+ * The size futex_hash_allocate_default() picks when the last of @threads new
  * threads is created: it counts the threads before that clone, the main
  * thread and @threads - 1.
  */
