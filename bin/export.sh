@@ -31,7 +31,14 @@ export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
 git -C "$TREE" -c core.abbrev=12 format-patch -q -o "$tmp" --cover-letter \
 	--cover-from-description=subject --zero-commit --no-signature \
 	--base=base "base..$branch"
+# An empty context line leaves format-patch as a lone space. checkpatch
+# reads a patch that git tracks (series/ in this repository) as a source
+# file and flags each one as trailing whitespace; git am and patch(1) take
+# an empty line for empty context, so write it that way.
 mkdir -p "$dest"
 rm -f "$dest"/[0-9][0-9][0-9][0-9]-*.patch
-cp "$tmp"/*.patch "$dest/"
+for p in "$tmp"/*.patch; do
+	awk '/^diff --git / { diff = 1 } { print (diff && $0 == " ") ? "" : $0 }' \
+		"$p" >"$dest/$(basename "$p")"
+done
 progress "export: $n patches and a cover letter in $dest"

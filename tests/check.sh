@@ -73,8 +73,9 @@ maintained()
 	return 1
 }
 
-# checkpatch PATCH: no error, warning or check. Run from the kernel tree:
-# in a git work tree that tracks PATCH, checkpatch reads it as a source file.
+# checkpatch PATCH: no error, warning or check, as a patch from the kernel
+# tree; and no error either where a reviewer runs it on series/ in this
+# repository, which tracks PATCH, so checkpatch reads it as a source file.
 # Two warnings are decided here instead: a tree made from the source
 # package has no history before its base, so the commits a changelog cites
 # cannot be looked up there (a user's git tree has them, and there they are
@@ -90,7 +91,9 @@ checkpatch()
 		ignore=${ignore:+$ignore,}FILE_PATH_CHANGES
 	done < <(awk '/^--- \/dev\/null$/ { getline; sub(/^\+\+\+ b\//, ""); print }' "$1")
 	(cd "$TREE" && perl scripts/checkpatch.pl --strict --no-tree --terse --show-types \
-		${ignore:+--ignore="$ignore"} "$1")
+		${ignore:+--ignore="$ignore"} "$1") &&
+	(cd "$TOP" && perl "$TREE/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--show-types "$(realpath --relative-to="$TOP" "$1")")
 }
 
 export_roundtrip()
