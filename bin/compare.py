@@ -169,10 +169,11 @@ def read_kernel(d):
             v = parse_perf(read(name))
             if v is not None:
                 perf.setdefault(args, []).append(v)
-    ks = read("kselftest")
+    # The resize step runs one kselftest program through the same runner.
+    tap = [t for t in (read("kselftest"), read("resize")) if t is not None]
+    ks = "".join(tap) if tap else None
     pc = read("precheck")
     wt = read("waiters")
-    rs = (ks or "") + (read("resize") or "")
     rb = read("resizebench")
     return {
         "uname": (read("uname") or "").strip(),
@@ -180,7 +181,7 @@ def read_kernel(d):
         "kselftest": parse_kselftest(ks) if ks is not None else None,
         "precheck": parse_precheck(pc) if pc is not None else None,
         "waiters": parse_waiters(wt) if wt is not None else None,
-        "resize": parse_resize(rs),
+        "resize": parse_resize(ks or ""),
         "resizebench": parse_resizebench(rb) if rb is not None else None,
         "perf": perf,
         "badness": badness(os.path.join(d, "console.log")),

@@ -120,18 +120,15 @@ def check_resize(run, k):
     verdict(base.get(RESIZE_BASE_FAILS) == "fail",
             "base: the replacement test fails (SET_SLOTS does not return under load)",
             f"{RESIZE_BASE_FAILS} on base: {base.get(RESIZE_BASE_FAILS, 'missing')}")
-    many = os.path.join(run, "patched-many")
-    ks = compare.parse_kselftest(open(os.path.join(many, "resize"), errors="replace").read()) \
-        if os.path.exists(os.path.join(many, "resize")) else None
-    for name, res, where in (("patched", resize_results(k["patched"]["kselftest"]), "patched"),
-                             ("patched-many", resize_results(ks), many)):
-        cpus = compare.read_kernel(where if os.path.isdir(where) else os.path.join(run, where))["cpus"]
+    many = compare.read_kernel(os.path.join(run, "patched-many"))
+    for name, kn in (("patched", k["patched"]), ("patched-many", many)):
+        res = resize_results(kn["kselftest"])
         bad = sorted(t for t, v in res.items() if v != "pass")
         verdict(bool(res) and not bad,
-                f"{name}: the replacement tests pass ({len(res)} cases, {cpus or '? cpus'})",
+                f"{name}: the replacement tests pass ({len(res)} cases, {kn['cpus'] or '? cpus'})",
                 "failed: " + ", ".join(bad) if bad else "no futex_hash_resize results")
-    bad = compare.badness(os.path.join(many, "console.log"))
-    verdict(bad == [], "patched-many: console clean", bad[0] if bad else "console missing")
+    verdict(many["badness"] == [], "patched-many: console clean",
+            many["badness"][0] if many["badness"] else "console missing")
 
 
 def check_semantics(k):
