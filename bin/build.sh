@@ -31,8 +31,8 @@ dropped()
 	while IFS= read -r line; do
 		case $line in
 		*=n)	sym=${line%%=*}
-			grep -q -x "$sym=[ym]" "$obj/.config" && echo "$line" ;;
-		*)	grep -q -x -F "$line" "$obj/.config" || echo "$line" ;;
+			if grep -q -x "$sym=[ym]" "$obj/.config"; then echo "$line"; fi ;;
+		*)	if ! grep -q -x -F "$line" "$obj/.config"; then echo "$line"; fi ;;
 		esac
 	done
 }
