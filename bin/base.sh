@@ -13,11 +13,12 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=debian.sh
+. "$(dirname "$0")/debian.sh"
 
 KVER=${KVER:-7.3}
 PKG=linux-source-$KVER
 DL=$BUILD/dl
-APTDIR=$DL/apt
 
 check_user_tree()
 {
@@ -29,48 +30,13 @@ check_user_tree()
 	progress "base: using $KERNEL_SRC at $(git -C "$KERNEL_SRC" describe --always "${KERNEL_REV:-HEAD}")"
 }
 
-# Debian archive URIs the system's apt uses (not -security or -updates).
-mirrors()
-{
-	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
-	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
-		awk '$2 !~ /-/ { print $1 }' | sort -u
-}
-
-# apt_private apt-get|apt-cache ARGS...: run apt on the private state.
-apt_private()
-{
-	local cmd=$1
-
-	shift
-	"$cmd" -q -o Dir::Etc::SourceList="$APTDIR/sources.list" \
-		-o Dir::Etc::SourceParts="$APTDIR/parts" \
-		-o Dir::State="$APTDIR" -o Dir::State::Lists="$APTDIR/lists" \
-		-o Dir::State::status=/dev/null -o Dir::Cache="$APTDIR/cache" \
-		-o Debug::NoLocking=1 "$@"
-}
-
 fetch_debian()
 {
-	local uri suite ver deb
-
-	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" "$APTDIR/parts"
-	: >"$APTDIR/sources.list.new"
-	for uri in $(mirrors); do
-		for suite in trixie-backports sid; do
-			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
-		done
-	done >"$APTDIR/sources.list.new"
-	[ -s "$APTDIR/sources.list.new" ] ||
-		die "base: no Debian mirror found in this machine's apt sources"
-	mv "$APTDIR/sources.list.new" "$APTDIR/sources.list"
+	local ver="" deb
 
 	# The newest version in any suite, whatever apt's pinning prefers.
-	if apt_private apt-get update >"$APTDIR/update.log" 2>&1; then
-		ver=$(apt_private apt-cache madison "$PKG" 2>/dev/null |
-			awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -V | tail -n 1)
-	else
-		ver=""
+	if apt_private_update; then
+		ver=$(newest_version "$PKG")
 	fi
 	if [ -z "$ver" ]; then
 		# Offline rerun: keep what was downloaded before.

@@ -42,7 +42,8 @@ class Kselftest:
 
 
 _TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
-_SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s+#\s*(SKIP|XFAIL|TODO).*)?$")
+# A nested "ok N # SKIP why" without a name counts as a skip as well.
+_SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s*#\s*(SKIP|XFAIL|TODO).*)?$")
 
 
 def _verdict(not_ok, rest):
@@ -142,6 +143,15 @@ def parse_perf(text):
     return int(m.group(1)) if m else None
 
 
+_BUCKETS = re.compile(r"^Futex hashing: (?:global hash|.*?(\d+) (?:hash )?buckets)", re.M)
+
+
+def parse_perf_buckets(text):
+    """The hash size a perf bench futex hash run ended with (0: global hash)."""
+    m = _BUCKETS.search(text)
+    return (int(m.group(1)) if m.group(1) else 0) if m else None
+
+
 def badness(console, tree=TREE):
     """Lines of a guest console that rcutorture's console-badness.sh flags."""
     script = os.path.join(tree, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
@@ -161,14 +171,16 @@ def read_kernel(d):
         with open(p, errors="replace") as f:
             return f.read()
 
-    perf = {}
+    perf, buckets = {}, {}
     for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
         m = re.match(r"^perf_hash(.*)_#(\d+)$", name)
         if m:
             args = m.group(1).replace("_", " ").strip() or "(default)"
-            v = parse_perf(read(name))
+            text = read(name)
+            v = parse_perf(text)
             if v is not None:
                 perf.setdefault(args, []).append(v)
+                buckets.setdefault(args, []).append(parse_perf_buckets(text))
     # The resize step runs one kselftest program through the same runner.
     tap = [t for t in (read("kselftest"), read("resize")) if t is not None]
     ks = "".join(tap) if tap else None
@@ -184,6 +196,7 @@ def read_kernel(d):
         "resize": parse_resize(ks or ""),
         "resizebench": parse_resizebench(rb) if rb is not None else None,
         "perf": perf,
+        "perf_buckets": buckets,
         "badness": badness(os.path.join(d, "console.log")),
     }
 
@@ -209,11 +222,15 @@ def summarize(run):
     out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"],
                            "badness": k[n]["badness"]} for n in KERNELS},
            "kselftest": {}, "precheck": {}, "waiters": {}, "perf": {}}
-    for name in KERNELS:
-        ks = k[name]["kselftest"]
+    for name in [n for pair in RESIZE_PAIRS for n in pair]:
+        d = os.path.join(run, name)
+        kn = k[name] if name in k else (read_kernel(d) if os.path.isdir(d) else None)
+        ks = kn["kselftest"] if kn else None
         if ks:
-            out["kselftest"][name] = {"programs": ks.programs, "subtests": ks.subtests,
-                                      "failed": ks.failed}
+            out["kselftest"][name] = {
+                "cpus": kn["cpus"], "programs": ks.programs, "subtests": ks.subtests,
+                "failed": ks.failed,
+                "skipped": sorted(t for t, v in ks.results.items() if v == "skip")}
     for name in KERNELS:
         if k[name]["precheck"]:
             out["precheck"][name] = {kind: {"waits": w, "bucket": b}
@@ -232,8 +249,10 @@ def summarize(run):
         b, p = k["base"]["perf"][args], k["patched"]["perf"][args]
         (mb, sb), (mp, sp) = spread(b), spread(p)
         r, sr = ratio(b, p)
-        out["perf"][args] = {"base": {"median": mb, "rsd": sb, "runs": b},
-                             "patched": {"median": mp, "rsd": sp, "runs": p},
+        out["perf"][args] = {"base": {"median": mb, "rsd": sb, "runs": b,
+                                      "buckets": k["base"]["perf_buckets"][args]},
+                             "patched": {"median": mp, "rsd": sp, "runs": p,
+                                         "buckets": k["patched"]["perf_buckets"][args]},
                              "ratio": r, "ratio_spread": sr}
     return out
 
@@ -310,6 +329,14 @@ def resize_table(res):
     return lines
 
 
+def _buckets(kernel):
+    """The hash sizes perf's runs ended with: "16", or "16-256" when they differ."""
+    sizes = sorted(b for b in kernel.get("buckets", []) if b is not None)
+    if not sizes:
+        return "?"
+    return str(sizes[0]) if sizes[0] == sizes[-1] else f"{sizes[0]}-{sizes[-1]}"
+
+
 def table(s):
     """The summary as markdown-style table lines."""
     lines = []
@@ -319,12 +346,18 @@ def table(s):
     lines.append("")
     lines.append("| kselftest futex | base | patched |")
     lines.append("|---|---|---|")
-    for what in ("programs", "subtests"):
-        cells = []
-        for n in KERNELS:
-            t = s["kselftest"].get(n, {}).get(what)
-            cells.append(f"{t['pass']} pass, {t['fail']} fail, {t['skip']} skip" if t else "-")
-        lines.append(f"| {what} | {cells[0]} | {cells[1]} |")
+    for pair in RESIZE_PAIRS:
+        ks = [s["kselftest"].get(n, {}) for n in pair]
+        if not any(ks):
+            continue
+        cpus = next((k["cpus"] for k in ks if k.get("cpus")), "?")
+        for what in ("programs", "subtests"):
+            cells = [f"{k[what]['pass']} pass, {k[what]['fail']} fail, {k[what]['skip']} skip"
+                     if k else "-" for k in ks]
+            lines.append(f"| {what}, {cpus} | {cells[0]} | {cells[1]} |")
+        cells = [", ".join(k.get("failed", []) + [t + " (skip)" for t in k.get("skipped", [])])
+                 or "none" if k else "-" for k in ks]
+        lines.append(f"| failed or skipped, {cpus} | {cells[0]} | {cells[1]} |")
     cells = []
     for n in KERNELS:
         bad = s["kernels"][n]["badness"]
@@ -338,13 +371,15 @@ def table(s):
     lines += resize_table(s["resize"])
     if s["perf"]:
         lines.append("")
-        lines.append("| perf bench futex hash | base ops/s | patched ops/s | patched/base |")
-        lines.append("|---|---|---|---|")
+        lines.append("| perf bench futex hash | base ops/s | patched ops/s | patched/base "
+                     "| hash buckets at the end, base / patched |")
+        lines.append("|---|---|---|---|---|")
         for args, v in s["perf"].items():
             b, p = v["base"], v["patched"]
             lines.append(f"| {args} | {b['median']:,.0f} ±{b['rsd']:.1%} ({len(b['runs'])} runs)"
                          f" | {p['median']:,.0f} ±{p['rsd']:.1%} ({len(p['runs'])} runs)"
-                         f" | {v['ratio']:.2f}x ±{v['ratio_spread']:.1%} |")
+                         f" | {v['ratio']:.2f}x ±{v['ratio_spread']:.1%}"
+                         f" | {_buckets(b)} / {_buckets(p)} |")
     return lines
 
 

@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Stage "tools": user space for the guest, built from the patched tree so
 # the tests and benchmarks of the series run on both kernels.
-#   $OUT/kselftest	futex kselftests, installed with kselftest's runner
+#   $OUT/kselftest	futex kselftests, installed with kselftest's runner,
+#			linked with a static libnuma from Debian sid's numactl
 #   $OUT/perf		static perf (bench only: no libraries it can do without);
 #			skipped with PERF=0 (make check needs no perf)
 #   $OUT/guest-bin	the harness's own guest programs (guest/*.c)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-need gcc make rsync
+# shellcheck source=debian.sh
+. "$(dirname "$0")/debian.sh"
+need ar gcc make pkg-config rsync tar
 
 # Everything perf can leave out, so that it links statically anywhere.
 PERF_MIN="NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1
@@ -31,11 +34,66 @@ run()
 	fi
 }
 
+NUMA=$BUILD/numa
+
+# futex_numa_mpol needs libnuma 2.0.18 or later, bookworm has 2.0.16. Build
+# the static library from the newest numactl source on the mirrors (its
+# release tarball, which has no generated build system: the six files of
+# the library and the two definitions configure would make are all it
+# takes). Reused when it is current or the mirrors cannot be reached.
+libnuma()
+{
+	local ver="" f
+
+	if apt_private_update; then
+		ver=$(newest_version numactl src)
+	fi
+	if [ -z "$ver" ]; then
+		[ -f "$NUMA/lib/libnuma.a" ] ||
+			die "tools: source package numactl not found on the mirrors (see $APTDIR/update.log)"
+		progress "tools: mirror unavailable, reusing $(cat "$NUMA/VERSION")"
+		return 0
+	fi
+	if [ "$(cat "$NUMA/VERSION" 2>/dev/null)" = "numactl $ver" ] && [ -f "$NUMA/lib/libnuma.a" ]; then
+		return 0
+	fi
+	progress "tools: libnuma from numactl $ver"
+	rm -rf "$NUMA"
+	mkdir -p "$NUMA/src" "$NUMA/lib" "$NUMA/include" "$NUMA/pkgconfig"
+	(cd "$NUMA" && apt_private apt-get source --download-only --tar-only \
+		"numactl=$ver") >"$NUMA/download.log" 2>&1 ||
+		die "tools: downloading numactl $ver's source failed (see $NUMA/download.log)"
+	tar -xf "$NUMA"/numactl_*.orig.tar.* -C "$NUMA/src" --strip-components=1 ||
+		die "tools: cannot unpack numactl $ver's source in $NUMA"
+	printf '#define TLS __thread\n#define HAVE_ATTRIBUTE_SYMVER 1\n' >"$NUMA/src/config.h"
+	for f in libnuma syscall distance affinity sysfs rtnetlink; do
+		run "$NUMA/build.log" "compiling libnuma's $f.c" \
+			gcc -O2 -I"$NUMA/src" -c "$NUMA/src/$f.c" -o "$NUMA/src/$f.o"
+	done
+	ar rcs "$NUMA/lib/libnuma.a" "$NUMA"/src/*.o
+	cp "$NUMA/src/numa.h" "$NUMA/src/numaif.h" "$NUMA/include/"
+	cat >"$NUMA/pkgconfig/numa.pc" <<-EOF_PC
+		prefix=$NUMA
+		Name: numa
+		Description: NUMA policy library (static, from numactl $ver)
+		Version: $(cat "$NUMA/src/VERSION")
+		Cflags: -I\${prefix}/include
+		Libs: -L\${prefix}/lib -lnuma
+	EOF_PC
+	echo "numactl $ver" >"$NUMA/VERSION"
+	# The kselftests' objects do not know they were built without it.
+	rm -rf "$BUILD/obj/kselftest"
+}
+
 mkdir -p "$BUILD/obj/kselftest" "$BUILD/obj/perf" "$OUT/guest-bin"
 
+libnuma
 progress "tools: futex kselftests"
 rm -rf "$OUT/kselftest"
-run "$BUILD/obj/kselftest.log" "building the futex kselftests" \
+# The futex Makefile asks pkg-config for libnuma's version and links with
+# -lnuma: the private numa.pc and a directory with only libnuma.a in it.
+PKG_CONFIG_PATH=$NUMA/pkgconfig CFLAGS="-I$NUMA/include" LDFLAGS="-L$NUMA/lib" \
+	run "$BUILD/obj/kselftest.log" "building the futex kselftests" \
 	make -C "$TREE/tools/testing/selftests" TARGETS=futex \
 		O="$BUILD/obj/kselftest" INSTALL_PATH="$OUT/kselftest" install
 

@@ -68,7 +68,8 @@ stub_qemu()
 	chmod +x "$1/qemu-system-x86_64"
 }
 
-# boot_fails PATTERN BODY: boot.sh with a stub QEMU must fail with PATTERN.
+# boot_fails PATTERN BODY [ACCEL]: boot.sh with a stub QEMU must fail with
+# PATTERN (ACCEL defaults to tcg).
 boot_fails()
 {
 	local tmp
@@ -77,7 +78,7 @@ boot_fails()
 	mkdir -p "$tmp/build/out/k"
 	touch "$tmp/build/out/k/bzImage" "$tmp/build/out/initramfs.cpio.gz"
 	stub_qemu "$tmp/bin" "$2"
-	fails_with "$1" env PATH="$tmp/bin:$PATH" BUILD="$tmp/build" BOOT_TIMEOUT=3 ACCEL=tcg \
+	fails_with "$1" env PATH="$tmp/bin:$PATH" BUILD="$tmp/build" BOOT_TIMEOUT=3 ACCEL="${3:-tcg}" \
 		"$TOP/bin/boot.sh" k "$tmp/run" kselftest
 	local rc=$?
 	rm -rf "$tmp"
@@ -87,6 +88,13 @@ boot_fails()
 guest_hangs()
 {
 	boot_fails "did not finish within 3s" "sleep 30"
+}
+
+# /dev/kvm opens but no guest ever runs (nested virtualisation that does not
+# work): not a kernel that hangs.
+kvm_guest_silent()
+{
+	boot_fails "printed nothing within 3s under KVM" "sleep 30" kvm
 }
 
 guest_dies_early()
