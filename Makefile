@@ -17,16 +17,17 @@ MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
 export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
+export SOAK_SECS
 
 ifndef RUN_DIR
 RUN_DIR := results/run-$(shell date +%Y%m%d-%H%M%S)
 endif
-RUN_STEPS := kselftest,resizebench,precheck,waiters,perf
+RUN_STEPS := kselftest,resizebench,precheck,waiters,badinput,perf
 # The private hash replacement again, with more vCPUs.
 MANY_VCPUS ?= 32
 MANY_STEPS := resize,resizebench
 
-.PHONY: all run check deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run check soak sanitize deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -64,6 +65,26 @@ run: boot
 
 check:
 	tests/check.sh
+
+# The patched debug kernel under stress-ng's futex stressor and perf bench
+# futex wake, wake-parallel, requeue and lock-pi for SOAK_SECS (default
+# 300) at VCPUS and at MANY_VCPUS; not part of make check, which runs 30 s.
+soak: tools initramfs
+	bin/build.sh patched-debug build/tree debug
+	bin/boot.sh patched-debug $(RUN_DIR)/soak soak
+	VCPUS=$(MANY_VCPUS) bin/boot.sh patched-debug $(RUN_DIR)/soak-many soak
+	python3 tests/verdicts.py --soak $(RUN_DIR)/soak $(RUN_DIR)/soak-many
+
+# The patched kernel with KASAN (and the debug checks) and with KCSAN, each
+# running the futex kselftests and the malformed calls; not part of make
+# check (two more kernel builds). SANITIZERS picks them.
+SANITIZERS ?= kasan kcsan
+sanitize: tools initramfs
+	for s in $(SANITIZERS); do \
+		bin/build.sh patched-$$s build/tree $$s && \
+		bin/boot.sh patched-$$s $(RUN_DIR)/$$s kselftest,badinput || exit 1; \
+	done
+	python3 tests/verdicts.py --sanitize $(addprefix $(RUN_DIR)/,$(SANITIZERS))
 
 export:
 	bin/export.sh

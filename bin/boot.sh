@@ -10,7 +10,8 @@
 #	STEPS	comma-separated guest/run.sh steps (kselftest,precheck,waiters,perf)
 #
 # Settings: VCPUS (8), MEM (MiB, 2048), BOOT_TIMEOUT (s, whole guest run),
-# KST_TIMEOUT (s, each kselftest), RUNS and BENCH_SECS (perf bench).
+# KST_TIMEOUT (s, each kselftest), RUNS and BENCH_SECS (perf bench),
+# SOAK_SECS (s, the soak step).
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +23,7 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 KST_TIMEOUT=${KST_TIMEOUT:-300}
 RUNS=${RUNS:-5}
 BENCH_SECS=${BENCH_SECS:-5}
+SOAK_SECS=${SOAK_SECS:-300}
 
 kernel=$OUT/${1:?kernel}/bzImage
 dir=${2:?result dir}
@@ -100,7 +102,7 @@ rc=0
 timeout --foreground -k 10 "$BOOT_TIMEOUT" \
 	qemu-system-x86_64 $acc $topo -m "$MEM" \
 		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$acc") steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS" \
+		-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$acc") steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS soak_secs=$SOAK_SECS" \
 		-display none -monitor none -no-reboot \
 		-serial file:"$dir/console.log" -serial file:"$dir/results.txt" \
 		</dev/null >"$dir/qemu.log" 2>&1 || rc=$?

@@ -5,7 +5,9 @@
 #
 # Usage: bin/build.sh NAME WORKTREE FLAVOUR
 #	NAME	 output folder: $OUT/NAME/{bzImage,config,System.map}
-#	FLAVOUR	 "futex" (configs/futex.config) or "debug" (plus debug.config)
+#	FLAVOUR	 "futex" (configs/futex.config), "debug" (plus debug.config),
+#		 "kasan" (plus debug.config and kasan.config) or "kcsan"
+#		 (futex.config and kcsan.config)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +18,8 @@ fragments()
 	case $1 in
 	futex)	echo "$CONFIGS/futex.config" ;;
 	debug)	echo "$CONFIGS/futex.config $CONFIGS/debug.config" ;;
+	kasan)	echo "$CONFIGS/futex.config $CONFIGS/debug.config $CONFIGS/kasan.config" ;;
+	kcsan)	echo "$CONFIGS/futex.config $CONFIGS/kcsan.config" ;;
 	*)	die "build: unknown flavour '$1'" ;;
 	esac
 }

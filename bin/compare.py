@@ -103,6 +103,65 @@ _RESIZE = re.compile(r"(auto resize|set slots) to (\d+)(?: slots)?: (\d+) thread
                      r"(done|not done) after ([\d.]+) s, grace period ([-\d.]+) s")
 
 
+_BADINPUT = re.compile(r"^(\d+) (.*) -> (-?\d+) (\S+)$")
+
+
+def parse_badinput(text):
+    """futex_badinput's lines -> {"calls": {call: "RET ERRNO"}, "total": N,
+    "errors": [...]}."""
+    out = {"calls": {}, "total": None, "errors": []}
+    for line in text.splitlines():
+        m = _BADINPUT.match(line)
+        if m:
+            out["calls"][m.group(2)] = f"{m.group(3)} {m.group(4)}"
+        elif line.startswith("total "):
+            out["total"] = int(line.split()[1])
+        elif line.startswith("error "):
+            out["errors"].append(line[6:])
+    return out
+
+
+def parse_failfutex(text):
+    """The fault injection step -> {"faults", "programs", "timeouts",
+    "badinput_rc", "errors"}."""
+    out = {"faults": 0, "programs": 0, "timeouts": [], "badinput_rc": None, "errors": []}
+    for line in text.splitlines():
+        w = line.split()
+        if line.startswith("faults "):
+            out["faults"] = int(w[1])
+        elif line.startswith("programs "):
+            out["programs"] = int(w[1])
+        elif line.startswith("timeout "):
+            out["timeouts"].append(w[1])
+        elif line.startswith("badinput rc="):
+            out["badinput_rc"] = int(line.split("=", 1)[1])
+        elif line.startswith("error "):
+            out["errors"].append(line[6:])
+    return out
+
+
+def parse_soak(text):
+    """The soak step -> {"stress_rc": rc, "perf": {bench: (runs, rc)}, "errors"}."""
+    out = {"stress_rc": None, "perf": {}, "errors": []}
+    for line in text.splitlines():
+        w = line.split()
+        kv = dict(x.split("=", 1) for x in w if "=" in x)
+        if line.startswith("stress-ng rc="):
+            out["stress_rc"] = int(kv["rc"])
+        elif line.startswith("perf ") and "runs" in kv:
+            out["perf"][w[1]] = (int(kv["runs"]), int(kv["rc"]))
+        elif line.startswith("error "):
+            out["errors"].append(line[6:])
+    return out
+
+
+def badinput_diff(base, patched):
+    """Calls whose results differ between two parse_badinput() results."""
+    calls = sorted(set(base["calls"]) | set(patched["calls"]))
+    return [(c, base["calls"].get(c, "missing"), patched["calls"].get(c, "missing"))
+            for c in calls if base["calls"].get(c) != patched["calls"].get(c)]
+
+
 def parse_resize(text):
     """futex_hash_resize's measurements -> [{"test", "slots", "threads",
     "cpus", "done", "seconds", "gp"}]."""
@@ -187,6 +246,9 @@ def read_kernel(d):
     pc = read("precheck")
     wt = read("waiters")
     rb = read("resizebench")
+    bi = read("badinput")
+    ff = read("failfutex")
+    sk = read("soak")
     return {
         "uname": (read("uname") or "").strip(),
         "cpus": (read("cpus") or "").strip(),
@@ -195,6 +257,9 @@ def read_kernel(d):
         "waiters": parse_waiters(wt) if wt is not None else None,
         "resize": parse_resize(ks or ""),
         "resizebench": parse_resizebench(rb) if rb is not None else None,
+        "badinput": parse_badinput(bi) if bi is not None else None,
+        "failfutex": parse_failfutex(ff) if ff is not None else None,
+        "soak": parse_soak(sk) if sk is not None else None,
         "perf": perf,
         "perf_buckets": buckets,
         "badness": badness(os.path.join(d, "console.log")),
@@ -221,7 +286,7 @@ def summarize(run):
     k = {name: read_kernel(os.path.join(run, name)) for name in KERNELS}
     out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"],
                            "badness": k[n]["badness"]} for n in KERNELS},
-           "kselftest": {}, "precheck": {}, "waiters": {}, "perf": {}}
+           "kselftest": {}, "precheck": {}, "waiters": {}, "perf": {}, "badinput": None}
     for name in [n for pair in RESIZE_PAIRS for n in pair]:
         d = os.path.join(run, name)
         kn = k[name] if name in k else (read_kernel(d) if os.path.isdir(d) else None)
@@ -238,6 +303,10 @@ def summarize(run):
     for name in KERNELS:
         if k[name]["waiters"]:
             out["waiters"][name] = k[name]["waiters"]
+    if k["base"]["badinput"] and k["patched"]["badinput"]:
+        diff = badinput_diff(k["base"]["badinput"], k["patched"]["badinput"])
+        out["badinput"] = {"calls": len(k["patched"]["badinput"]["calls"]),
+                           "differ": [{"call": c, "base": b, "patched": p} for c, b, p in diff]}
     out["resize"] = {}
     for pair in RESIZE_PAIRS:
         for name in pair:
@@ -368,6 +437,12 @@ def table(s):
     lines += _kind_table("wakes with nobody waiting that saw a waiter count", s["waiters"],
                          lambda v: f"{v['busy']} of {v['wakes']} after {v['aborted']} aborted "
                                    f"waits; waiter woken: {v['woken']}")
+    if s.get("badinput"):
+        bi = s["badinput"]
+        lines.append("")
+        lines.append(f"malformed futex calls (guest/futex_badinput.c): {bi['calls']} calls, "
+                     f"{len(bi['differ'])} with a different result on the patched kernel")
+        lines += [f"  {d['call']}: base {d['base']}, patched {d['patched']}" for d in bi["differ"][:20]]
     lines += resize_table(s["resize"])
     if s["perf"]:
         lines.append("")

@@ -9,7 +9,7 @@ set -eu
 
 pkgs="bc bison build-essential busybox-static ccache cpio flex git gzip
 	libelf-dev libnuma-dev libssl-dev perl pkg-config python3
-	qemu-system-x86 rsync xz-utils zstd"
+	qemu-system-x86 rsync stress-ng xz-utils zstd"
 [ "${1:-}" = check ] && pkgs="$pkgs python3-docutils shellcheck time"
 
 missing()

@@ -6,7 +6,7 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-need busybox cpio gzip ldd
+need busybox cpio gzip ldd stress-ng
 
 ROOT=$BUILD/initramfs
 IMG=$OUT/initramfs.cpio.gz
@@ -44,6 +44,8 @@ cp "$TOP/guest/run.sh" "$ROOT/guest/run.sh"
 cp -a "$OUT/guest-bin/." "$ROOT/guest/bin/"
 cp -a "$OUT/kselftest" "$ROOT/kselftest"
 [ ! -f "$OUT/perf" ] || cp "$OUT/perf" "$ROOT/bin/perf"
+# stress-ng for the soak step, with its libraries (copy_libs below).
+cp "$(command -v stress-ng)" "$ROOT/usr/bin/stress-ng"
 copy_libs "$ROOT"
 # glibc loads libgcc_s at run time for pthread_exit() and cancellation.
 lib=$(gcc -print-file-name=libgcc_s.so.1)

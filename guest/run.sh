@@ -5,10 +5,12 @@
 # command line (variables handed to init), writes each result as a section
 # "==> name <==" to the results port /dev/ttyS1, and a final "==> end <==".
 #
-#   steps=kselftest,resize,resizebench,precheck,waiters,perf
+#   steps=kselftest,resize,resizebench,precheck,waiters,badinput,failfutex,
+#	  soak,perf
 #					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   runs=N bench_secs=S			perf bench futex hash repetitions/length
+#   soak_secs=S				length of the soak step
 #   probe=SYMBOL			bucket entry counted by the precheck step
 set -u
 
@@ -17,6 +19,7 @@ steps=${steps:-kselftest}
 kst_timeout=${kst_timeout:-300}
 runs=${runs:-5}
 bench_secs=${bench_secs:-5}
+soak_secs=${soak_secs:-300}
 probe=${probe:-futex_q_lock}
 
 log() { echo "guest: $*"; }
@@ -157,6 +160,101 @@ step_waiters()
 			echo "error futex_aborted $kind failed"
 	done | section waiters
 	echo "-:$ev" >>$t/kprobe_events
+}
+
+# A corpus of malformed futex calls, one line per call with its result,
+# for comparing kernels (tests/verdicts.py).
+step_badinput()
+{
+	log "badinput: malformed futex calls"
+	timeout 120 /guest/bin/futex_badinput >/tmp/badinput.txt 2>&1 ||
+		echo "error futex_badinput failed or timed out" >>/tmp/badinput.txt
+	section badinput </tmp/badinput.txt
+}
+
+# Fault injection (CONFIG_FAIL_FUTEX): with fail_futex failing one in ten
+# of its call sites (key lookups, user access in the PI and requeue code),
+# run the futex programs whose waits all have a timeout, each under the
+# kselftest runner's timeout. Their results do not matter; what does is
+# that each one returns (no "TIMEOUT"), that faults were injected (a
+# kretprobe hist on should_fail_futex() counts them), and, in the verdict,
+# that the console stays clean.
+FAIL_TESTS="futex_wait_timeout futex_wait_wouldblock futex_wait futex_requeue
+futex_waitv futex_requeue_pi futex_lock_pi_exiting futex_hash_resize"
+
+step_failfutex()
+{
+	local d=/sys/kernel/debug/fail_futex t=/sys/kernel/tracing ev=futex_fail
+	local out=/tmp/failfutex.txt tap=/tmp/failfutex.tap p
+
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	if [ ! -d $d ] ||
+	   ! echo "r:$ev should_fail_futex ret=\$retval:u8" >>$t/kprobe_events 2>/dev/null ||
+	   ! echo 'hist:keys=ret' >$t/events/kprobes/$ev/trigger; then
+		echo "error no fail_futex in debugfs or no kretprobe on should_fail_futex" |
+			section failfutex
+		return
+	fi
+	echo 10 >$d/probability
+	echo 1 >$d/interval
+	echo -1 >$d/times
+	echo 0 >$d/verbose
+	log "failfutex: $(echo "$FAIL_TESTS" | wc -w) programs and futex_badinput, 10% of fail_futex sites failing"
+	: >$tap
+	for p in $FAIL_TESTS; do
+		echo "futex/functional:$p" >/kselftest/kselftest-list.txt
+		/kselftest/run_kselftest.sh -o 60 >>$tap 2>&1
+	done
+	timeout 60 /guest/bin/futex_badinput >/dev/null 2>&1
+	p=$?
+	echo 0 >$d/probability
+	{
+		echo "badinput rc=$p"
+		sed -n 's/^\(not \)*ok [0-9]* selftests: futex\/functional: \([a-z_]*\).*TIMEOUT.*/timeout \2/p' $tap
+		echo "programs $(grep -c '^\(not \)*ok [0-9]* selftests:' $tap)"
+		sed -n 's/^{ ret: *1 } hitcount: *\([0-9]*\)$/faults \1/p' $t/events/kprobes/$ev/hist
+	} >$out
+	echo '!hist:keys=ret' >$t/events/kprobes/$ev/trigger
+	echo "-:$ev" >>$t/kprobe_events
+	section failfutex <$out
+}
+
+# A soak of soak_secs seconds in all:
+# stress-ng's futex stressor, then perf bench futex wake, wake-parallel,
+# requeue and lock-pi in a loop (where perf is in the image), a fifth of
+# the time each. Every run must end on its own within its time plus a
+# minute: a lost wakeup leaves a thread blocked and the run with it.
+step_soak()
+{
+	local secs=$soak_secs each b end n rc
+
+	each=$((secs / 5))
+	[ "$each" -gt 0 ] || each=1
+	[ -x /bin/perf ] || each=$secs
+	{
+		if command -v stress-ng >/dev/null; then
+			log "soak: stress-ng --futex $(nproc) for ${each}s" >&2
+			rc=0
+			timeout $((each + 60)) stress-ng --futex "$(nproc)" \
+				--timeout "${each}s" --metrics-brief >/tmp/stress.txt 2>&1 || rc=$?
+			sed 's/^/# /' /tmp/stress.txt
+			echo "stress-ng rc=$rc"
+		else
+			echo "error no stress-ng in the image"
+		fi
+		[ -x /bin/perf ] && for b in wake wake-parallel requeue lock-pi; do
+			log "soak: perf bench futex $b for ${each}s" >&2
+			end=$(($(date +%s) + each))
+			n=0
+			rc=0
+			while [ "$(date +%s)" -lt $end ] && [ $rc = 0 ]; do
+				timeout 60 /bin/perf bench futex $b -s >/dev/null 2>&1 || rc=$?
+				n=$((n + 1))
+			done
+			echo "perf $b runs=$n rc=$rc"
+		done
+	} >/tmp/soak.txt
+	section soak </tmp/soak.txt
 }
 
 # perf bench futex hash: mismatched waits (with 2 hash buckets, the

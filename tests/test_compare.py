@@ -62,6 +62,24 @@ class ParseKselftest(unittest.TestCase):
 
 
 class ParseOther(unittest.TestCase):
+    def test_badinput(self):
+        base = compare.parse_badinput("0 futex(WAIT, NULL, match, timeout=none) -> -1 EFAULT\n"
+                                      "1 futex(WAKE, valid, match, timeout=none) -> 0 -\n"
+                                      "total 2\n")
+        self.assertEqual(base["total"], 2)
+        self.assertEqual(base["calls"]["futex(WAKE, valid, match, timeout=none)"], "0 -")
+        patched = compare.parse_badinput("0 futex(WAIT, NULL, match, timeout=none) -> -1 EINVAL\n"
+                                         "total 1\nerror futex_badinput failed or timed out\n")
+        self.assertEqual(patched["errors"], ["futex_badinput failed or timed out"])
+        self.assertEqual(compare.badinput_diff(base, patched), [
+            ("futex(WAIT, NULL, match, timeout=none)", "-1 EFAULT", "-1 EINVAL"),
+            ("futex(WAKE, valid, match, timeout=none)", "0 -", "missing")])
+
+    def test_failfutex(self):
+        f = compare.parse_failfutex("badinput rc=0\ntimeout futex_requeue_pi\nprograms 8\nfaults 512\n")
+        self.assertEqual(f, {"faults": 512, "programs": 8, "timeouts": ["futex_requeue_pi"],
+                             "badinput_rc": 0, "errors": []})
+
     def test_perf(self):
         self.assertEqual(compare.parse_perf(PERF), 311204)
         self.assertIsNone(compare.parse_perf("perf: command failed\n"))

@@ -3,6 +3,8 @@
 """Judge what the base and patched debug guests reported, one TAP line each.
 
 Usage: tests/verdicts.py CHECK_DIR TREE
+       tests/verdicts.py --soak DIR...	(make soak: each DIR one guest's results)
+       tests/verdicts.py --sanitize DIR...	(make sanitize: likewise)
 
 CHECK_DIR holds base/ and patched/ as written by bin/boot.sh; TREE is the
 kernel tree whose rcutorture console-badness.sh scans the consoles.
@@ -17,8 +19,13 @@ import compare  # noqa: E402
 # The selftest program that pins down the refusal semantics.
 SEMANTICS = "futex_wait_wouldblock"
 
+FAILED = []
+
+
 def verdict(ok, name, why=""):
     print(("ok " if ok else "not ok ") + name)
+    if not ok:
+        FAILED.append(name)
     if not ok and why:
         print(why)
 
@@ -120,7 +127,77 @@ def check_semantics(k):
             "differs: " + ", ".join(diff))
 
 
+# Calls of guest/futex_badinput.c whose result the series changes on
+# purpose, with why. None: the unlocked check keeps every error's
+# precedence, and a mismatch was -EWOULDBLOCK before as well.
+INTENDED = {}
+
+
+def check_badinput(k):
+    b, p = k["base"]["badinput"], k["patched"]["badinput"]
+    if not b or not p or not b["total"] or not p["total"] or b["errors"] or p["errors"]:
+        return verdict(False, "malformed futex calls ran on both kernels",
+                       "; ".join((b or {}).get("errors", []) + (p or {}).get("errors", []))
+                       or "no complete badinput section")
+    diff = [d for d in compare.badinput_diff(b, p) if d[0] not in INTENDED]
+    verdict(not diff and len(p["calls"]) == p["total"],
+            f"{len(p['calls'])} malformed futex calls give the same results on base and "
+            f"patched ({len(INTENDED)} intended differences)",
+            "; ".join(f"{c}: base {rb}, patched {rp}" for c, rb, rp in diff[:5]))
+
+
+# guest/run.sh's FAIL_TESTS.
+FAIL_PROGRAMS = 8
+
+
+def check_failfutex(k):
+    for name in compare.KERNELS:
+        f = k[name]["failfutex"]
+        if not f or f["errors"]:
+            verdict(False, f"{name}: futex programs ran under fault injection",
+                    "; ".join((f or {}).get("errors", [])) or "no failfutex section")
+            continue
+        verdict(f["faults"] > 0 and f["programs"] == FAIL_PROGRAMS and not f["timeouts"]
+                and f["badinput_rc"] == 0,
+                f"{name}: with fail_futex injecting {f['faults']} faults, "
+                f"{f['programs']} futex programs and the malformed calls all return",
+                f"timed out: {', '.join(f['timeouts']) or 'none'}; programs {f['programs']}; "
+                f"futex_badinput rc {f['badinput_rc']}")
+
+
+def check_soak(name, kn):
+    s = kn["soak"]
+    if not s or s["errors"] or s["stress_rc"] is None:
+        return verdict(False, f"{name}: the soak ran",
+                       "; ".join((s or {}).get("errors", [])) or "no soak section")
+    bad = [f"{b} rc {rc}" for b, (_, rc) in s["perf"].items() if rc != 0]
+    runs = ", ".join(f"{b} {n}" for b, (n, _) in s["perf"].items())
+    verdict(s["stress_rc"] == 0 and not bad and kn["badness"] == [],
+            f"{name} ({kn['cpus'] or '? cpus'}): the soak's runs all end on their own "
+            f"(stress-ng --futex{'; perf bench futex runs: ' + runs if runs else ''}), "
+            f"console clean",
+            f"stress-ng rc {s['stress_rc']}; {', '.join(bad) or 'perf ok'}; "
+            f"console: {kn['badness'][0] if kn['badness'] else 'clean'}")
+
+
+def check_sanitized(name, kn):
+    ks = kn["kselftest"]
+    verdict(ks is not None and not ks.failed,
+            f"{name}: the futex kselftests pass",
+            "failed: " + ", ".join(ks.failed) if ks else "no kselftest section")
+    verdict(kn["badness"] == [], f"{name}: no sanitizer report, WARNING or BUG on the console",
+            kn["badness"][0] if kn["badness"] else "console missing")
+
+
 def main(argv):
+    if argv[1] == "--sanitize":
+        for d in argv[2:]:
+            check_sanitized(os.path.basename(d), compare.read_kernel(d))
+        return 1 if FAILED else 0
+    if argv[1] == "--soak":
+        for d in argv[2:]:
+            check_soak(os.path.basename(d), compare.read_kernel(d))
+        return 1 if FAILED else 0
     run, tree = argv[1], argv[2]
     k = {name: compare.read_kernel(os.path.join(run, name)) for name in compare.KERNELS}
     check_kselftests(k)
@@ -129,6 +206,9 @@ def main(argv):
     check_waiters(k)
     check_resize(run, k)
     check_semantics(k)
+    check_badinput(k)
+    check_failfutex(k)
+    check_soak("patched", k["patched"])
     return 0
 
 
