@@ -203,10 +203,16 @@ def parse_perf(text):
 
 
 _BUCKETS = re.compile(r"^Futex hashing: (?:global hash|.*?(\d+) (?:hash )?buckets)", re.M)
+_RAMP = re.compile(r"^ *[\d.]+ s: (?:global hash|(\d+) hash buckets)$", re.M)
 
 
 def parse_perf_buckets(text):
-    """The hash size a perf bench futex hash run ended with (0: global hash)."""
+    """The hash size a perf bench futex hash run ended with (0: global hash):
+    with --ramp, the last size seen while the threads ran (the summary line
+    comes after they stopped, when a stuck replacement completes)."""
+    ramp = _RAMP.findall(text)
+    if ramp:
+        return int(ramp[-1]) if ramp[-1] else 0
     m = _BUCKETS.search(text)
     return (int(m.group(1)) if m.group(1) else 0) if m else None
 
@@ -399,11 +405,14 @@ def resize_table(res):
 
 
 def _buckets(kernel):
-    """The hash sizes perf's runs ended with: "16", or "16-256" when they differ."""
-    sizes = sorted(b for b in kernel.get("buckets", []) if b is not None)
+    """The hash sizes perf's runs ended with: "16", or "16 (4 runs), 32 (1 run)"."""
+    sizes = [b for b in kernel.get("buckets", []) if b is not None]
     if not sizes:
         return "?"
-    return str(sizes[0]) if sizes[0] == sizes[-1] else f"{sizes[0]}-{sizes[-1]}"
+    if len(set(sizes)) == 1:
+        return str(sizes[0])
+    return ", ".join(f"{b} ({sizes.count(b)} run{'s' if sizes.count(b) > 1 else ''})"
+                     for b in sorted(set(sizes)))
 
 
 def table(s):

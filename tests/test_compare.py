@@ -80,6 +80,13 @@ class ParseOther(unittest.TestCase):
         self.assertEqual(f, {"faults": 512, "programs": 8, "timeouts": ["futex_requeue_pi"],
                              "badinput_rc": 0, "errors": []})
 
+    def test_perf_buckets(self):
+        self.assertEqual(compare.parse_perf_buckets("Futex hashing: auto resized to 32 buckets\n"), 32)
+        self.assertEqual(compare.parse_perf_buckets("Futex hashing: global hash\n"), 0)
+        ramp = ("  0.000 s: global hash\n  0.003 s: 16 hash buckets\n"
+                "Futex hashing: auto resized to 32 buckets\n")
+        self.assertEqual(compare.parse_perf_buckets(ramp), 16)
+
     def test_perf(self):
         self.assertEqual(compare.parse_perf(PERF), 311204)
         self.assertIsNone(compare.parse_perf("perf: command failed\n"))
