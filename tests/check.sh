@@ -154,10 +154,10 @@ git -C "$TREE" checkout -q futex-series
 stage "kselftests and guest programs build" env PERF=0 "$BIN/tools.sh"
 stage "initramfs is packed" "$BIN/initramfs.sh"
 stage "base debug kernel boots and runs the tests" \
-	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput,failfutex
+	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput
 stage "patched debug kernel boots and runs the tests" \
 	env SOAK_SECS=30 "$BIN/boot.sh" patched-debug "$CHECK/patched" \
-		kselftest,precheck,waiters,badinput,failfutex,soak
+		kselftest,precheck,waiters,badinput,soak
 # The private hash tests with more than 16 vCPUs, which futex_priv_hash's
 # automatic increase needs; the replacement tests run again with more
 # CPUs. 18, not more: with 32 vCPUs on two host cores a vCPU can stay

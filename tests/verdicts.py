@@ -151,11 +151,14 @@ FAIL_PROGRAMS = 8
 
 
 def check_failfutex(k):
+    """Only for guests that ran the failfutex step (not make check's)."""
     for name in compare.KERNELS:
         f = k[name]["failfutex"]
-        if not f or f["errors"]:
+        if f is None:
+            continue
+        if f["errors"]:
             verdict(False, f"{name}: futex programs ran under fault injection",
-                    "; ".join((f or {}).get("errors", [])) or "no failfutex section")
+                    "; ".join(f["errors"]))
             continue
         verdict(f["faults"] > 0 and f["programs"] == FAIL_PROGRAMS and not f["timeouts"]
                 and f["badinput_rc"] == 0,
