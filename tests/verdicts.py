@@ -193,13 +193,11 @@ def check_sanitized(name, kn):
 
 
 def main(argv):
-    if argv[1] == "--sanitize":
+    # make sanitize and make soak: each DIR is one guest's results.
+    per_guest = {"--sanitize": check_sanitized, "--soak": check_soak}
+    if argv[1] in per_guest:
         for d in argv[2:]:
-            check_sanitized(os.path.basename(d), compare.read_kernel(d))
-        return 1 if FAILED else 0
-    if argv[1] == "--soak":
-        for d in argv[2:]:
-            check_soak(os.path.basename(d), compare.read_kernel(d))
+            per_guest[argv[1]](os.path.basename(d), compare.read_kernel(d))
         return 1 if FAILED else 0
     run, tree = argv[1], argv[2]
     k = {name: compare.read_kernel(os.path.join(run, name)) for name in compare.KERNELS}
