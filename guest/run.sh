@@ -31,12 +31,75 @@ section()
 	cat
 } >>"$RES"
 
-# kselftest NAME TEST...: run futex tests through kselftest's runner, one
-# at a time with its own timeout, and report the TAP as section NAME, with
-# how long each program took ("# took PROGRAM N s").
+# kill_tagged TAG: SIGKILL every process whose environment holds
+# GUEST_RUN=TAG; a second pass for any that forked meanwhile.
+kill_tagged()
+{
+	local p i
+
+	for i in 1 2; do
+		for p in /proc/[0-9]*; do
+			tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "GUEST_RUN=$1" &&
+				kill -9 "${p#/proc/}" 2>/dev/null
+		done
+	done
+}
+
+# bounded SECS CMD...: run CMD; after SECS seconds kill it and everything
+# it started, found by an environment variable they all inherit. A process
+# group of its own does not escape that: kselftest_harness forks each test
+# into one, and when the runner's timeout kills the harness alone, the
+# test keeps the runner's output pipe, and the runner, waiting for ever.
+# Returns CMD's status, or 124 when it had to be killed.
+BOUNDED=0
+bounded()
+{
+	local secs=$1 tag wd rc=0
+
+	shift
+	BOUNDED=$((BOUNDED + 1))
+	tag=$$.$BOUNDED
+	rm -f /tmp/bounded.killed
+	(
+		trap 'kill $s; exit 0' TERM
+		sleep "$secs" &
+		s=$!
+		wait $s
+		# Past the deadline: finish the killing even when CMD ends
+		# meanwhile and bounded() tells this watchdog to stop.
+		trap '' TERM
+		touch /tmp/bounded.killed
+		kill_tagged "$tag"
+	) </dev/null >/dev/null 2>&1 &
+	wd=$!
+	GUEST_RUN=$tag "$@" || rc=$?
+	kill $wd 2>/dev/null
+	wait $wd 2>/dev/null
+	[ ! -e /tmp/bounded.killed ] || rc=124
+	return $rc
+}
+
+# kselftest_one TEST SECS: one futex test through kselftest's runner with
+# a timeout of SECS, its TAP on stdout, and how long it took ("# took TEST
+# N s"). Half a minute after the runner's timeout the guest kills what is
+# left and reports the test as timed out.
+kselftest_one()
+{
+	local t=$1 secs=$2 t0
+
+	echo "futex/functional:$t" >/kselftest/kselftest-list.txt
+	t0=$(date +%s)
+	bounded $((secs + 30)) /kselftest/run_kselftest.sh -o "$secs" 2>&1 ||
+		[ $? != 124 ] ||
+		echo "not ok 1 selftests: futex/functional: $t # TIMEOUT, killed by the guest $((secs + 30)) s after its start"
+	echo "# took $t $(($(date +%s) - t0)) s"
+}
+
+# kselftest NAME TEST...: run futex tests one at a time, each with its own
+# timeout, and report the TAP as section NAME.
 kselftest()
 {
-	local name=$1 tap=/tmp/$1.tap t t0
+	local name=$1 tap=/tmp/$1.tap t
 
 	shift
 	log "$name: $# futex tests, ${kst_timeout}s each"
@@ -44,10 +107,7 @@ kselftest()
 	# file offsets overwrite each other.
 	: >"$tap"
 	for t in "$@"; do
-		echo "futex/functional:$t" >/kselftest/kselftest-list.txt
-		t0=$(date +%s)
-		/kselftest/run_kselftest.sh -o "$kst_timeout" >>"$tap" 2>&1
-		echo "# took $t $(($(date +%s) - t0)) s" >>"$tap"
+		kselftest_one "$t" "$kst_timeout" >>"$tap"
 	done
 	section "$name" <"$tap"
 }
@@ -235,7 +295,7 @@ step_soak()
 		if command -v stress-ng >/dev/null; then
 			log "soak: stress-ng --futex $(nproc) for ${each}s" >&2
 			rc=0
-			timeout $((each + 60)) stress-ng --futex "$(nproc)" \
+			bounded $((each + 60)) stress-ng --futex "$(nproc)" \
 				--timeout "${each}s" --metrics-brief >/tmp/stress.txt 2>&1 || rc=$?
 			sed 's/^/# /' /tmp/stress.txt
 			echo "stress-ng rc=$rc"
@@ -248,7 +308,7 @@ step_soak()
 			n=0
 			rc=0
 			while [ "$(date +%s)" -lt $end ] && [ $rc = 0 ]; do
-				timeout 60 /bin/perf bench futex $b -s >/dev/null 2>&1 || rc=$?
+				bounded 60 /bin/perf bench futex $b -s >/dev/null 2>&1 || rc=$?
 				n=$((n + 1))
 			done
 			echo "perf $b runs=$n rc=$rc"
@@ -275,11 +335,19 @@ step_perf()
 	done
 }
 
-uname -a | section uname
-echo "$(nproc) cpus" | section cpus
-for s in $(echo "$steps" | tr , ' '); do
-	log "step $s"
-	"step_$s"
-done
-dmesg | section dmesg
-echo "done" | section end
+main()
+{
+	local s
+
+	uname -a | section uname
+	echo "$(nproc) cpus" | section cpus
+	for s in $(echo "$steps" | tr , ' '); do
+		log "step $s"
+		"step_$s"
+	done
+	dmesg | section dmesg
+	echo "done" | section end
+}
+
+# tests/bad_input.sh sources this file for its functions alone.
+[ -n "${GUEST_RUN_LIB:-}" ] || main

@@ -97,6 +97,20 @@ kvm_guest_silent()
 	boot_fails "printed nothing within 3s under KVM" "sleep 30" kvm
 }
 
+# A test that leaves a process in a session of its own holding the output
+# pipe, as a kselftest_harness test does when the runner's timeout kills
+# only the harness: guest/run.sh's bounded() still ends it all at its
+# deadline, and says so.
+test_escapes_its_group()
+{
+	local out t0=$SECONDS
+
+	out=$(GUEST_RUN_LIB=1 busybox sh -c '. "$1"; bounded 2 sh -c "setsid sleep 60 & sleep 60"; echo "rc=$?"' \
+		sh "$TOP/guest/run.sh")
+	echo "$out after $((SECONDS - t0)) s"
+	[ "$out" = "rc=124" ] && [ $((SECONDS - t0)) -lt 30 ]
+}
+
 guest_dies_early()
 {
 	boot_fails "stopped before its tests ended" "exit 0"

@@ -123,6 +123,7 @@ t "a missing kernel is reported before booting" kernel_missing || true
 t "a hung guest is stopped at BOOT_TIMEOUT" guest_hangs || true
 t "a KVM guest that prints nothing is reported as such" kvm_guest_silent || true
 t "a guest that stops early is reported" guest_dies_early || true
+t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
 for p in $(series_patches); do
