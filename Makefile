@@ -66,13 +66,15 @@ run: boot
 check:
 	tests/check.sh
 
-# The patched debug kernel under stress-ng's futex stressor and perf bench
-# futex wake, wake-parallel, requeue and lock-pi for SOAK_SECS (default
-# 300) at VCPUS and at MANY_VCPUS; not part of make check, which runs 30 s.
+# The patched debug kernel, at VCPUS and at MANY_VCPUS: under fault
+# injection (fail_futex) the futex kselftests, the malformed calls and
+# stress-ng's futex stressor for SOAK_SECS/5, then a soak of SOAK_SECS
+# (default 300) under stress-ng's futex stressor and perf bench futex wake,
+# wake-parallel, requeue and lock-pi. make check runs this for 30 s.
 soak: tools initramfs
 	bin/build.sh patched-debug build/tree debug
-	bin/boot.sh patched-debug $(RUN_DIR)/soak soak
-	VCPUS=$(MANY_VCPUS) bin/boot.sh patched-debug $(RUN_DIR)/soak-many soak
+	bin/boot.sh patched-debug $(RUN_DIR)/soak failfutex,soak
+	VCPUS=$(MANY_VCPUS) bin/boot.sh patched-debug $(RUN_DIR)/soak-many failfutex,soak
 	python3 tests/verdicts.py --soak $(RUN_DIR)/soak $(RUN_DIR)/soak-many
 
 # The patched kernel with KASAN (and the debug checks) and with KCSAN, each

@@ -122,19 +122,29 @@ def parse_badinput(text):
 
 
 def parse_failfutex(text):
-    """The fault injection step -> {"faults", "programs", "timeouts",
-    "badinput_rc", "errors"}."""
-    out = {"faults": 0, "programs": 0, "timeouts": [], "badinput_rc": None, "errors": []}
+    """The fault injection step -> {"faults", "calls", "programs", "listed",
+    "timeouts", "badinput_rc", "stress_rc", "stress_ops", "errors"}: faults
+    injected out of calls of should_fail_futex(), and how the programs
+    ended (programs: how many the runner reported, of listed)."""
+    out = {"faults": 0, "calls": 0, "programs": 0, "listed": 0, "timeouts": [],
+           "badinput_rc": None, "stress_rc": None, "stress_ops": 0, "errors": []}
     for line in text.splitlines():
         w = line.split()
-        if line.startswith("faults "):
-            out["faults"] = int(w[1])
+        kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
+        if line.startswith("sites ret="):
+            out["calls"] += int(w[2])
+            if kv["ret"] == "1":
+                out["faults"] = int(w[2])
         elif line.startswith("programs "):
             out["programs"] = int(w[1])
+            out["listed"] = int(w[3]) if len(w) > 3 else 0
         elif line.startswith("timeout "):
             out["timeouts"].append(w[1])
         elif line.startswith("badinput rc="):
-            out["badinput_rc"] = int(line.split("=", 1)[1])
+            out["badinput_rc"] = int(kv["rc"])
+        elif line.startswith("stress-ng rc="):
+            out["stress_rc"] = int(kv["rc"])
+            out["stress_ops"] = int(kv.get("ops") or 0)
         elif line.startswith("error "):
             out["errors"].append(line[6:])
     return out

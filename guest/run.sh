@@ -5,8 +5,8 @@
 # command line (variables handed to init), writes each result as a section
 # "==> name <==" to the results port /dev/ttyS1, and a final "==> end <==".
 #
-#   steps=kselftest,resize,resizebench,precheck,waiters,badinput,failfutex,
-#	  soak,perf
+#   steps=kselftest,quick,resize,resizebench,precheck,waiters,badinput,
+#	  failfutex,soak,perf
 #					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   runs=N bench_secs=S			perf bench futex hash repetitions/length
@@ -133,6 +133,19 @@ step_kselftest()
 	kselftest kselftest $tests
 }
 
+# The kselftests of what the series changes, for a sanitizer kernel in
+# make check: refused waits and their error precedence, waits, wakes,
+# requeues, futex_waitv and the private hash replacement. Same section as
+# step kselftest.
+QUICK_TESTS="futex_wait_wouldblock futex_wait futex_requeue futex_waitv
+futex_hash_resize"
+
+step_quick()
+{
+	# shellcheck disable=SC2086 # a list of test names
+	kselftest kselftest $QUICK_TESTS
+}
+
 # The private hash sizing and replacement tests alone.
 step_resize()
 {
@@ -234,20 +247,34 @@ step_badinput()
 
 # Fault injection (CONFIG_FAIL_FUTEX): with fail_futex failing one in ten
 # of its call sites (key lookups, user access in the PI and requeue code),
-# run the futex programs whose waits all have a timeout, each under the
-# kselftest runner's timeout. Their results do not matter; what does is
-# that each one returns (no "TIMEOUT"), that faults were injected (a
-# kretprobe hist on should_fail_futex() counts them), and, in the verdict,
-# that the console stays clean.
+# run futex kselftests, the malformed calls and stress-ng's futex stressor
+# (for a fifth of soak_secs). Their results do not matter: an injected
+# fault fails calls that would have worked, and a test whose waker failed
+# may wait until kselftest_harness kills it after 30 s. What matters is
+# that every program ends by then, 30 s for each of its test cases: one
+# that outlives that has a task that not even SIGKILL ends, hung in the
+# kernel. Also that faults were injected (a kretprobe hist on
+# should_fail_futex() counts them) and, in the verdict, that the console
+# stays clean. futex_requeue_pi (24 cases) and futex_hash_resize can take
+# minutes this way; they run only in a soak of 300 s or more (make soak).
 FAIL_TESTS="futex_wait_timeout futex_wait_wouldblock futex_wait futex_requeue
-futex_waitv futex_requeue_pi futex_lock_pi_exiting futex_hash_resize"
+futex_waitv futex_lock_pi_exiting"
+FAIL_TESTS_LONG="futex_requeue_pi futex_hash_resize"
+
+# cases TEST: how many test cases a kselftest_harness program has (at most).
+cases()
+{
+	/kselftest/futex/functional/"$1" -l 2>&1 | grep -c -v '^[#-]'
+}
 
 step_failfutex()
 {
 	local d=/sys/kernel/debug/fail_futex t=/sys/kernel/tracing ev=futex_fail
-	local out=/tmp/failfutex.txt tap=/tmp/failfutex.tap p
+	local out=/tmp/failfutex.txt tap=/tmp/failfutex.tap p rc secs=$((soak_secs / 5))
+	local tests=$FAIL_TESTS
 
-	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ "$secs" -gt 0 ] || secs=1
+	[ "$soak_secs" -lt 300 ] || tests="$tests $FAIL_TESTS_LONG"
 	if [ ! -d $d ] ||
 	   ! echo "r:$ev should_fail_futex ret=\$retval:u8" >>$t/kprobe_events 2>/dev/null ||
 	   ! echo 'hist:keys=ret' >$t/events/kprobes/$ev/trigger; then
@@ -259,20 +286,25 @@ step_failfutex()
 	echo 1 >$d/interval
 	echo -1 >$d/times
 	echo 0 >$d/verbose
-	log "failfutex: $(echo "$FAIL_TESTS" | wc -w) programs and futex_badinput, 10% of fail_futex sites failing"
+	log "failfutex: $(echo "$tests" | wc -w) programs, futex_badinput and stress-ng for ${secs}s, 10% of fail_futex sites failing"
 	: >$tap
-	for p in $FAIL_TESTS; do
-		echo "futex/functional:$p" >/kselftest/kselftest-list.txt
-		/kselftest/run_kselftest.sh -o 60 >>$tap 2>&1
+	for p in $tests; do
+		kselftest_one "$p" $(($(cases "$p") * 30 + 30)) >>$tap
 	done
-	timeout 60 /guest/bin/futex_badinput >/dev/null 2>&1
-	p=$?
-	echo 0 >$d/probability
 	{
-		echo "badinput rc=$p"
+		rc=0
+		bounded 120 /guest/bin/futex_badinput >/dev/null 2>&1 || rc=$?
+		echo "badinput rc=$rc"
+		rc=0
+		bounded $((secs + 60)) stress-ng --futex "$(nproc)" --timeout "${secs}s" \
+			--metrics-brief >/tmp/stress.txt 2>&1 || rc=$?
+		echo "stress-ng rc=$rc ops=$(awk '$4 == "futex" { print $5 }' /tmp/stress.txt)"
+		echo 0 >$d/probability
 		sed -n 's/^\(not \)*ok [0-9]* selftests: futex\/functional: \([a-z_]*\).*TIMEOUT.*/timeout \2/p' $tap
-		echo "programs $(grep -c '^\(not \)*ok [0-9]* selftests:' $tap)"
-		sed -n 's/^{ ret: *1 } hitcount: *\([0-9]*\)$/faults \1/p' $t/events/kprobes/$ev/hist
+		echo "programs $(grep -c '^\(not \)*ok [0-9]* selftests:' $tap) of $(echo "$tests" | wc -w)"
+		sed -n 's/^# took .*/&/p' $tap
+		sed -n 's/^{ ret: *\([01]\) } hitcount: *\([0-9]*\)$/sites ret=\1 \2/p' \
+			$t/events/kprobes/$ev/hist
 	} >$out
 	echo '!hist:keys=ret' >$t/events/kprobes/$ev/trigger
 	echo "-:$ev" >>$t/kprobe_events

@@ -158,7 +158,7 @@ stage "base debug kernel boots and runs the tests" \
 	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput
 stage "patched debug kernel boots and runs the tests" \
 	env SOAK_SECS=30 "$BIN/boot.sh" patched-debug "$CHECK/patched" \
-		kselftest,precheck,waiters,badinput,soak
+		kselftest,precheck,waiters,badinput,failfutex,soak
 # The private hash tests with more than 16 vCPUs, which futex_priv_hash's
 # automatic increase needs; the replacement tests run again with more
 # CPUs. 18, not more: with 32 vCPUs on two host cores a vCPU can stay
@@ -169,6 +169,11 @@ MANY=18
 stage "patched kernel builds" "$BIN/build.sh" patched "$TREE" futex
 stage "patched kernel boots with $MANY vCPUs and runs the private hash tests" \
 	env VCPUS=$MANY "$BIN/boot.sh" patched "$CHECK/patched-many" resize
+# KASAN, short: the kselftests of what the series changes and the
+# malformed calls (make sanitize runs them all, and KCSAN).
+stage "patched KASAN kernel builds" "$BIN/build.sh" patched-kasan "$TREE" kasan
+stage "patched KASAN kernel boots and runs the quick tests and the malformed calls" \
+	"$BIN/boot.sh" patched-kasan "$CHECK/patched-kasan" quick,badinput
 
 verdicts=$LOGS/verdicts.out
 if python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE" >"$verdicts" 2>&1; then

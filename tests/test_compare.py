@@ -76,9 +76,12 @@ class ParseOther(unittest.TestCase):
             ("futex(WAKE, valid, match, timeout=none)", "0 -", "missing")])
 
     def test_failfutex(self):
-        f = compare.parse_failfutex("badinput rc=0\ntimeout futex_requeue_pi\nprograms 8\nfaults 512\n")
-        self.assertEqual(f, {"faults": 512, "programs": 8, "timeouts": ["futex_requeue_pi"],
-                             "badinput_rc": 0, "errors": []})
+        f = compare.parse_failfutex(
+            "badinput rc=0\nstress-ng rc=2 ops=41234\ntimeout futex_requeue\nprograms 6 of 6\n"
+            "# took futex_wait 2 s\nsites ret=0 4608\nsites ret=1 512\n")
+        self.assertEqual(f, {"faults": 512, "calls": 5120, "programs": 6, "listed": 6,
+                             "timeouts": ["futex_requeue"], "badinput_rc": 0, "stress_rc": 2,
+                             "stress_ops": 41234, "errors": []})
 
     def test_perf_buckets(self):
         self.assertEqual(compare.parse_perf_buckets("Futex hashing: auto resized to 32 buckets\n"), 32)
