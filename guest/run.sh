@@ -95,21 +95,41 @@ kselftest_one()
 	echo "# took $t $(($(date +%s) - t0)) s"
 }
 
+# numa_race TAP: whether futex_numa_mpol timed out in its first test, which
+# is how it fails when get_futex_key() loses a waiter to the FUTEX2_NUMA
+# node race that neither kernel fixes (README: "A lost wakeup outside the
+# series").
+numa_race()
+{
+	grep -A1 'futex_numa_mpol:Regular test$' "$1" |
+		grep -q 'futex_numa_mpol: Test terminated by timeout$'
+}
+
 # kselftest NAME TEST...: run futex tests one at a time, each with its own
-# timeout, and report the TAP as section NAME.
+# timeout, and report the TAP as section NAME. A futex_numa_mpol that
+# failed by the NUMA node race runs once more, reported as NAME-again;
+# tests/verdicts.py decides what that is worth.
 kselftest()
 {
-	local name=$1 tap=/tmp/$1.tap t
+	local name=$1 tap=/tmp/$1.tap one=/tmp/$1.one again=/tmp/$1.again t
 
 	shift
 	log "$name: $# futex tests, ${kst_timeout}s each"
 	# The runner appends to /dev/stdout: append here too, or the two
 	# file offsets overwrite each other.
 	: >"$tap"
+	: >"$again"
 	for t in "$@"; do
-		kselftest_one "$t" "$kst_timeout" >>"$tap"
+		: >"$one"
+		kselftest_one "$t" "$kst_timeout" >>"$one"
+		cat "$one" >>"$tap"
+		if [ "$t" = futex_numa_mpol ] && numa_race "$one"; then
+			log "$name: $t lost a waiter to the NUMA node race, once more"
+			kselftest_one "$t" "$kst_timeout" >>"$again"
+		fi
 	done
 	section "$name" <"$tap"
+	[ ! -s "$again" ] || section "$name-again" <"$again"
 }
 
 # futex_priv_hash checks the automatic increase of the private hash only

@@ -61,6 +61,37 @@ class ParseKselftest(unittest.TestCase):
         self.assertIn("futex_requeue_pi # TIMEOUT 300 seconds", self.ks.failed)
 
 
+NUMA_MPOL = """\
+# selftests: futex/functional: futex_numa_mpol
+# #  RUN           global.futex_numa_mpol ...
+# # futex_numa_mpol.c:159:futex_numa_mpol:Regular test
+# # futex_numa_mpol: Test terminated by timeout
+# #          FAIL  global.futex_numa_mpol
+# not ok 1 global.futex_numa_mpol
+not ok 1 selftests: futex/functional: futex_numa_mpol # exit=1
+"""
+
+
+class NumaRace(unittest.TestCase):
+    def again(self, verdict):
+        return compare.parse_kselftest(
+            f"# selftests: futex/functional: futex_numa_mpol\n"
+            f"{verdict} 1 selftests: futex/functional: futex_numa_mpol\n")
+
+    def test_race_passed_again(self):
+        self.assertTrue(compare.numa_race(NUMA_MPOL, self.again("ok")))
+
+    def test_race_failed_again(self):
+        self.assertFalse(compare.numa_race(NUMA_MPOL, self.again("not ok")))
+
+    def test_race_not_run_again(self):
+        self.assertFalse(compare.numa_race(NUMA_MPOL, None))
+
+    def test_other_failure_is_no_race(self):
+        other = NUMA_MPOL.replace("Test terminated by timeout", "Expected 0 (0) == -1")
+        self.assertFalse(compare.numa_race(other, self.again("ok")))
+
+
 class ParseOther(unittest.TestCase):
     def test_badinput(self):
         base = compare.parse_badinput("0 futex(WAIT, NULL, match, timeout=none) -> -1 EFAULT\n"
