@@ -4,8 +4,7 @@
 # the tests and benchmarks of the series run on both kernels.
 #   $OUT/kselftest	futex kselftests, installed with kselftest's runner,
 #			linked with a static libnuma from Debian sid's numactl
-#   $OUT/perf		static perf (bench only: no libraries it can do without);
-#			skipped with PERF=0 (make check needs no perf)
+#   $OUT/perf		static perf (bench only: no libraries it can do without)
 #   $OUT/guest-bin	the harness's own guest programs (guest/*.c)
 set -eu
 # shellcheck source=lib.sh
@@ -97,14 +96,12 @@ PKG_CONFIG_PATH=$NUMA/pkgconfig CFLAGS="-I$NUMA/include" LDFLAGS="-L$NUMA/lib" \
 	make -C "$TREE/tools/testing/selftests" TARGETS=futex \
 		O="$BUILD/obj/kselftest" INSTALL_PATH="$OUT/kselftest" install
 
-if [ "${PERF:-1}" != 0 ]; then
-	progress "tools: static perf"
-	# shellcheck disable=SC2086 # PERF_MIN is a list of make variables
-	run "$BUILD/obj/perf.log" "building perf" \
-		make -C "$TREE/tools/perf" O="$BUILD/obj/perf" LDFLAGS=-static \
-			$PERF_MIN -j"$JOBS" perf
-	cp "$BUILD/obj/perf/perf" "$OUT/perf"
-fi
+progress "tools: static perf"
+# shellcheck disable=SC2086 # PERF_MIN is a list of make variables
+run "$BUILD/obj/perf.log" "building perf" \
+	make -C "$TREE/tools/perf" O="$BUILD/obj/perf" LDFLAGS=-static \
+		$PERF_MIN -j"$JOBS" perf
+cp "$BUILD/obj/perf/perf" "$OUT/perf"
 
 progress "tools: guest programs"
 for c in "$TOP"/guest/*.c; do

@@ -152,7 +152,7 @@ for c in $commits; do
 done
 git -C "$TREE" checkout -q futex-series
 
-stage "kselftests and guest programs build" env PERF=0 "$BIN/tools.sh"
+stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
 stage "initramfs is packed" "$BIN/initramfs.sh"
 stage "base debug kernel boots and runs the tests" \
 	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput
