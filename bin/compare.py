@@ -46,19 +46,19 @@ _TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
 _SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s*#\s*(SKIP|XFAIL|TODO).*)?$")
 
 
-# futex_numa_mpol times out in its first test when get_futex_key() loses a
-# waiter to the FUTEX2_NUMA node race that neither kernel fixes (README: "A
-# lost wakeup outside the series"). The guest then runs it once more, as
-# section "kselftest-again".
+# futex_numa_mpol times out in its first test when a waiter is never woken,
+# put down to the FUTEX2_NUMA node race in get_futex_key() that neither
+# kernel fixes (README: "A lost wakeup outside the series"). The guest then
+# runs it once more, as section "kselftest-again".
 NUMA_RACE = "futex_numa_mpol"
 _NUMA_RACE = re.compile(r"futex_numa_mpol:Regular test\n# # futex_numa_mpol: "
                         r"Test terminated by timeout$", re.M)
 
 
 def numa_race(text, again):
-    """Whether a failed futex_numa_mpol is the NUMA node race, run again
-    and passed: the TAP shows the race's timeout and the second run
-    (parsed "kselftest-again" section) passed."""
+    """Whether futex_numa_mpol failed as above and passed when run again:
+    the TAP shows the timeout in its first test and the second run (parsed
+    "kselftest-again" section) passed."""
     return (bool(text) and _NUMA_RACE.search(text) is not None and again is not None
             and again.programs["pass"] == 1 and not again.failed)
 
@@ -330,7 +330,7 @@ def summarize(run):
         if ks:
             out["kselftest"][name] = {
                 "cpus": kn["cpus"], "programs": ks.programs, "subtests": ks.subtests,
-                "failed": [f + " (NUMA node race; passed again)"
+                "failed": [f + " (first test timed out; passed again)"
                            if kn["numa_race"] and f.startswith(NUMA_RACE + " ") else f
                            for f in ks.failed],
                 "skipped": sorted(t for t, v in ks.results.items() if v == "skip")}

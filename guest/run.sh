@@ -95,10 +95,10 @@ kselftest_one()
 	echo "# took $t $(($(date +%s) - t0)) s"
 }
 
-# numa_race TAP: whether futex_numa_mpol timed out in its first test, which
-# is how it fails when get_futex_key() loses a waiter to the FUTEX2_NUMA
-# node race that neither kernel fixes (README: "A lost wakeup outside the
-# series").
+# numa_race TAP: whether futex_numa_mpol timed out in its first test, a
+# waiter never woken: the FUTEX2_NUMA node race in get_futex_key() that
+# neither kernel fixes, as far as is known (README: "A lost wakeup outside
+# the series").
 numa_race()
 {
 	grep -A1 'futex_numa_mpol:Regular test$' "$1" |
@@ -107,7 +107,7 @@ numa_race()
 
 # kselftest NAME TEST...: run futex tests one at a time, each with its own
 # timeout, and report the TAP as section NAME. A futex_numa_mpol that
-# failed by the NUMA node race runs once more, reported as NAME-again;
+# failed as numa_race() describes runs once more, reported as NAME-again;
 # tests/verdicts.py decides what that is worth.
 kselftest()
 {
@@ -124,7 +124,7 @@ kselftest()
 		kselftest_one "$t" "$kst_timeout" >>"$one"
 		cat "$one" >>"$tap"
 		if [ "$t" = futex_numa_mpol ] && numa_race "$one"; then
-			log "$name: $t lost a waiter to the NUMA node race, once more"
+			log "$name: $t timed out in its first test, once more"
 			kselftest_one "$t" "$kst_timeout" >>"$again"
 		fi
 	done
@@ -322,7 +322,7 @@ step_failfutex()
 		echo 0 >$d/probability
 		sed -n 's/^\(not \)*ok [0-9]* selftests: futex\/functional: \([a-z_]*\).*TIMEOUT.*/timeout \2/p' $tap
 		echo "programs $(grep -c '^\(not \)*ok [0-9]* selftests:' $tap) of $(echo "$tests" | wc -w)"
-		sed -n 's/^# took .*/&/p' $tap
+		grep '^# took ' $tap
 		sed -n 's/^{ ret: *\([01]\) } hitcount: *\([0-9]*\)$/sites ret=\1 \2/p' \
 			$t/events/kprobes/$ev/hist
 	} >$out

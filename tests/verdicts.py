@@ -32,8 +32,8 @@ def verdict(ok, name, why=""):
 
 def failed_kselftests(name, kn):
     """The failed kselftest programs of a guest, less a futex_numa_mpol that
-    lost a waiter to the FUTEX2_NUMA node race (compare.NUMA_RACE) and
-    passed when run again, which gets a line of its own."""
+    timed out in its first test (compare.numa_race()) and passed when run
+    again, which gets a line of its own."""
     ks = kn["kselftest"]
     if not kn["numa_race"]:
         return ks.failed
