@@ -9,14 +9,16 @@
 #   make export	regenerate series/ from build/tree's commits
 #
 # Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
-# MANY_VCPUS, MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, JOBS; see
+# MANY_VCPUS, MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, ACCEL,
+# PROBE_TIMEOUT, JOBS; checked before any stage runs (bin/lib.sh); see
 # README.md.
 
 SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
-export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
+export KERNEL_SRC KERNEL_REV VCPUS MANY_VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
+export PROBE_TIMEOUT
 export SOAK_SECS
 
 ifndef RUN_DIR

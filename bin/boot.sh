@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Stage "boot": boot one kernel with the initramfs under QEMU (KVM when
-# /dev/kvm is usable, TCG otherwise), let guest/run.sh run STEPS, and
-# split what it reported into DIR/<section> files.
+# Stage "boot": boot one kernel with the initramfs under QEMU (KVM once a
+# guest has been seen to run under it, TCG otherwise: see accel.sh), let
+# guest/run.sh run STEPS, and split what it reported into DIR/<section>
+# files. DIR/accel says which accelerator the guest ran under.
 #
 # Usage: bin/boot.sh KERNEL DIR STEPS
 #	KERNEL	a folder of $OUT holding bzImage (e.g. base, patched-debug)
@@ -11,10 +12,13 @@
 #
 # Settings: VCPUS (8), MEM (MiB, 2048), BOOT_TIMEOUT (s, whole guest run),
 # KST_TIMEOUT (s, each kselftest), RUNS and BENCH_SECS (perf bench),
-# SOAK_SECS (s, the soak step).
+# SOAK_SECS (s, the soak step), ACCEL (kvm, tcg or unset) and
+# PROBE_TIMEOUT (s, for a KVM guest's first console output).
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=accel.sh
+. "$(dirname "$0")/accel.sh"
 need qemu-system-x86_64 timeout
 
 VCPUS=${VCPUS:-8}
@@ -30,27 +34,6 @@ dir=${2:?result dir}
 steps=${3:?steps}
 [ -f "$kernel" ] || die "boot: $kernel missing; build it first"
 [ -f "$OUT/initramfs.cpio.gz" ] || die "boot: $OUT/initramfs.cpio.gz missing"
-
-# KVM when QEMU can start a guest with the host's CPU on it, else TCG.
-# ACCEL=tcg or ACCEL=kvm overrides the probe.
-accel()
-{
-	local a=${ACCEL:-}
-
-	if [ -z "$a" ]; then
-		a=tcg
-		if [ -c /dev/kvm ] && echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
-			-cpu host -machine pc -nodefaults -display none -monitor stdio -S \
-			>/dev/null 2>&1; then
-			a=kvm
-		fi
-	fi
-	case $a in
-	kvm)	echo "-accel kvm -cpu host" ;;
-	tcg)	echo "-accel tcg,thread=multi -cpu max" ;;
-	*)	die "boot: ACCEL=$a; use kvm or tcg" ;;
-	esac
-}
 
 # Two sockets of half the CPUs, each its own NUMA node with half the memory,
 # as on a small server; one node when VCPUS is odd.
@@ -89,34 +72,103 @@ stall_timeout()
 	esac
 }
 
+# guest_start ACCEL: start QEMU in the background; its pid in $qpid.
+guest_start()
+{
+	local opts
+
+	opts="$(accel_opts "$1") $(topology)"
+	: >"$dir/console.log"
+	: >"$dir/results.txt"
+	# shellcheck disable=SC2086 # opts is a list of options
+	timeout -k 10 "$BOOT_TIMEOUT" \
+		qemu-system-x86_64 $opts -m "$MEM" \
+			-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
+			-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$1") steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS soak_secs=$SOAK_SECS" \
+			-display none -monitor none -no-reboot \
+			-serial file:"$dir/console.log" -serial file:"$dir/results.txt" \
+			</dev/null >"$dir/qemu.log" 2>&1 &
+	qpid=$!
+}
+
+# guest_wait: wait for QEMU to end; its status in $rc.
+guest_wait()
+{
+	rc=0
+	wait "$qpid" || rc=$?
+	qpid=
+}
+
+# guest_silent: wait until the console prints (false) or QEMU ends (false)
+# or PROBE_TIMEOUT passes with neither (true; QEMU is then stopped).
+guest_silent()
+{
+	local end=$((SECONDS + PROBE_TIMEOUT))
+
+	while [ "$SECONDS" -lt "$end" ]; do
+		[ ! -s "$dir/console.log" ] || return 1
+		kill -0 "$qpid" 2>/dev/null || return 1
+		sleep 0.2
+	done
+	[ ! -s "$dir/console.log" ] || return 1
+	kill "$qpid" 2>/dev/null || true
+	guest_wait
+}
+
+# boot_kvm: one guest under KVM; false when KVM turned out not to run
+# guests here (the reason in $why), after which the caller uses TCG.
+boot_kvm()
+{
+	local proven
+
+	proven=$(accel_cached)
+	guest_start kvm
+	if guest_silent; then
+		[ "$proven" != kvm ] ||
+			die "boot: $name printed nothing within ${PROBE_TIMEOUT}s under KVM, which ran an earlier guest of this run (console: $dir/console.log)"
+		why="$name printed nothing within ${PROBE_TIMEOUT}s under KVM"
+	else
+		guest_wait
+		# Output, or an end that is not QEMU failing to start: KVM runs.
+		if [ -s "$dir/console.log" ] || [ "$rc" = 124 ] || [ "$rc" = 0 ]; then
+			[ "$proven" = kvm ] || accel_decide kvm "$name ran"
+			return 0
+		fi
+		why="QEMU failed under KVM before the guest printed: $(tail -n 1 "$dir/qemu.log")"
+	fi
+	[ "${ACCEL:-}" != kvm ] || die "boot: ACCEL=kvm, but $why; use ACCEL=tcg"
+	mv "$dir/qemu.log" "$dir/qemu-kvm.log"
+	return 1
+}
+
 rm -rf "$dir"
 mkdir -p "$dir"
-touch "$dir/console.log" "$dir/results.txt"
 name=$1
-acc=$(accel)
-topo=$(topology)
-progress "boot: $name, $VCPUS vCPUs, $(echo "$acc" | cut -d' ' -f2 | cut -d, -f1), steps $steps"
-echo "$acc" >"$dir/accel"
+qpid=
 rc=0
-# shellcheck disable=SC2086 # acc and topo are lists of options
-timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-	qemu-system-x86_64 $acc $topo -m "$MEM" \
-		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$acc") steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS soak_secs=$SOAK_SECS" \
-		-display none -monitor none -no-reboot \
-		-serial file:"$dir/console.log" -serial file:"$dir/results.txt" \
-		</dev/null >"$dir/qemu.log" 2>&1 || rc=$?
-if [ $rc = 124 ] || [ $rc = 137 ]; then
-	# QEMU can open /dev/kvm where no guest ever runs (nested
-	# virtualisation that does not work): say so instead of blaming the kernel.
-	case $acc in
-	*kvm*)	[ -s "$dir/console.log" ] ||
-			die "boot: $name printed nothing within ${BOOT_TIMEOUT}s under KVM; try ACCEL=tcg" ;;
-	esac
+# Ctrl-C or a kill of this script ends its guest too.
+trap '[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+acc=$(accel_choose)
+progress "boot: $name, $VCPUS vCPUs, $acc, steps $steps"
+if [ "$acc" = kvm ] && ! boot_kvm; then
+	progress "boot: KVM unusable ($why); $name and the rest of this run under TCG"
+	accel_decide tcg "$why"
+	acc="tcg (KVM unusable: $why)"
+	guest_start tcg
+	guest_wait
+elif [ "$acc" = tcg ]; then
+	[ -n "${ACCEL:-}" ] || acc="tcg (KVM unusable: $(accel_why))"
+	guest_start tcg
+	guest_wait
+fi
+echo "$acc" >"$dir/accel"
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	tail -n 15 "$dir/console.log" >&2
 	die "boot: $name did not finish within ${BOOT_TIMEOUT}s (console: $dir/console.log)"
 fi
-[ $rc = 0 ] || die "boot: qemu failed for $name: $(tail -n 1 "$dir/qemu.log")"
+[ "$rc" = 0 ] || die "boot: qemu failed for $name: $(tail -n 1 "$dir/qemu.log")"
 # The serial line turns each newline into CR LF.
 sed -i 's/\r$//' "$dir/results.txt"
 if ! grep -q '^==> end <==$' "$dir/results.txt"; then

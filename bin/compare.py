@@ -288,6 +288,8 @@ def read_kernel(d):
         "numa_race": numa_race(ks, again),
         "uname": (read("uname") or "").strip(),
         "cpus": (read("cpus") or "").strip(),
+        # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)".
+        "accel": (read("accel") or "").strip(),
         "kselftest": parse_kselftest(ks) if ks is not None else None,
         "precheck": parse_precheck(pc) if pc is not None else None,
         "waiters": parse_waiters(wt) if wt is not None else None,
@@ -321,7 +323,8 @@ def summarize(run):
     """Build the comparison rows from both kernels' reports."""
     k = {name: read_kernel(os.path.join(run, name)) for name in KERNELS}
     out = {"kernels": {n: {"uname": k[n]["uname"], "cpus": k[n]["cpus"],
-                           "badness": k[n]["badness"]} for n in KERNELS},
+                           "accel": k[n]["accel"], "badness": k[n]["badness"]}
+                       for n in KERNELS},
            "kselftest": {}, "precheck": {}, "waiters": {}, "perf": {}, "badinput": None}
     for name in [n for pair in RESIZE_PAIRS for n in pair]:
         d = os.path.join(run, name)
@@ -329,7 +332,8 @@ def summarize(run):
         ks = kn["kselftest"] if kn else None
         if ks:
             out["kselftest"][name] = {
-                "cpus": kn["cpus"], "programs": ks.programs, "subtests": ks.subtests,
+                "cpus": kn["cpus"], "accel": kn["accel"],
+                "programs": ks.programs, "subtests": ks.subtests,
                 "failed": [f + " (first test timed out; passed again)"
                            if kn["numa_race"] and f.startswith(NUMA_RACE + " ") else f
                            for f in ks.failed],
@@ -468,6 +472,8 @@ def table(s):
         cells = [", ".join(k.get("failed", []) + [t + " (skip)" for t in k.get("skipped", [])])
                  or "none" if k else "-" for k in ks]
         lines.append(f"| failed or skipped, {cpus} | {cells[0]} | {cells[1]} |")
+        cells = [k.get("accel") or "?" if k else "-" for k in ks]
+        lines.append(f"| accelerator, {cpus} | {cells[0]} | {cells[1]} |")
     cells = []
     for n in KERNELS:
         bad = s["kernels"][n]["badness"]
@@ -506,6 +512,10 @@ def write_tsv(s, path):
             for v in ("pass", "fail", "skip"):
                 vals = [s["kselftest"].get(n, {}).get(n_what, {}).get(v, "") for n in KERNELS]
                 f.write(f"kselftest_{n_what}\t{v}\t{vals[0]}\t{vals[1]}\t\t\n")
+        for pair in RESIZE_PAIRS:
+            vals = [s["kselftest"].get(n, {}).get("accel", "") for n in pair]
+            if any(vals):
+                f.write(f"accelerator\t{pair[0]}/{pair[1]}\t{vals[0]}\t{vals[1]}\t\t\n")
         for kind in _kinds(s["precheck"]):
             vals = [s["precheck"].get(n, {}).get(kind, {}).get("bucket", "") for n in KERNELS]
             f.write(f"precheck_bucket\t{kind}\t{vals[0]}\t{vals[1]}\t\t\n")

@@ -64,3 +64,35 @@ series_patches()
 	find "$SERIES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-*' | sort
 }
+
+# whole NAME MIN MAX WHAT: an unset or empty NAME is left to its default;
+# any other value must be a whole number from MIN to MAX.
+whole()
+{
+	local v=${!1:-}
+
+	[ -n "$v" ] || return 0
+	if ! [[ $v =~ ^[1-9][0-9]{0,6}$|^0$ ]] || [ "$v" -lt "$2" ] || [ "$v" -gt "$3" ]; then
+		die "$1=$v: $4, a whole number from $2 to $3"
+	fi
+}
+
+# The settings, checked before any stage does work (README: Settings).
+check_settings()
+{
+	whole VCPUS 1 255 "guest vCPUs"
+	whole MANY_VCPUS 1 255 "vCPUs of the second pair of guests"
+	whole MEM 512 1048576 "guest memory in MiB"
+	whole RUNS 1 1000 "perf bench repetitions"
+	whole BENCH_SECS 1 3600 "seconds of each perf bench run"
+	whole SOAK_SECS 5 86400 "seconds of the soak"
+	whole KST_TIMEOUT 1 86400 "seconds for each kselftest program"
+	whole BOOT_TIMEOUT 1 86400 "seconds for a whole guest run"
+	whole PROBE_TIMEOUT 1 3600 "seconds a KVM guest has to print its first console line"
+	whole JOBS 1 4096 "parallel compile jobs"
+	case ${ACCEL:-} in
+	""|kvm|tcg) ;;
+	*)	die "ACCEL=$ACCEL: kvm, tcg, or unset to use KVM where a guest runs under it" ;;
+	esac
+}
+check_settings

@@ -4,7 +4,8 @@
 # runs a stage in a scratch $BUILD against a tiny fake kernel tree or a
 # stub QEMU, so no kernel is built. Sourced by tests/check.sh.
 
-# fails_with PATTERN CMD...: CMD must fail and say PATTERN on its last line.
+# fails_with PATTERN CMD...: CMD must fail, say PATTERN on its last line
+# (make's own lines aside) and print no other error line.
 fails_with()
 {
 	local pattern=$1 out
@@ -15,7 +16,9 @@ fails_with()
 		return 1
 	fi
 	echo "$out"
-	echo "$out" | tail -n 1 | grep -q -- "$pattern"
+	out=$(echo "$out" | grep -v '^make\(\[[0-9]*\]\)\?: ')
+	[ "$(echo "$out" | grep -c '^error: ')" -le 1 ] &&
+		echo "$out" | tail -n 1 | grep -q -- "$pattern"
 }
 
 # A two-file "kernel" git tree, enough for bin/base.sh and bin/tree.sh.
@@ -60,26 +63,71 @@ series_does_not_apply()
 	return $rc
 }
 
-# stub_qemu DIR BODY: a qemu-system-x86_64 in DIR that runs BODY.
-stub_qemu()
+# fake_qemu DIR KVM TCG: a qemu-system-x86_64 in DIR that logs each call
+# to DIR/calls and acts as the accelerator it is given says:
+#	works	a guest that prints a console line and ends its tests
+#	silent	accepts the paused probe, then prints nothing for ever (KVM
+#		where /dev/kvm opens but no guest runs)
+#	nohost	aborts at -cpu host
+#	hang	prints a console line, then nothing for ever
+#	exit	ends at once without a word
+fake_qemu()
 {
 	mkdir -p "$1"
-	printf '#!/bin/sh\n%s\n' "$2" >"$1/qemu-system-x86_64"
+	cat >"$1/qemu-system-x86_64" <<-EOS
+	#!/bin/bash
+	echo "\$*" >>"$1/calls"
+	kind=$3 serial=() paused= cpu=
+	while [ \$# -gt 0 ]; do
+		case \$1 in
+		-accel)	case \$2 in kvm*) kind=$2 ;; esac; shift ;;
+		-cpu)	cpu=\$2; shift ;;
+		-serial) serial+=("\${2#file:}"); shift ;;
+		-S)	paused=1 ;;
+		esac
+		shift
+	done
+	if [ "\$kind" = nohost ] && [ "\$cpu" = host ]; then
+		echo "qemu-system-x86_64: CPU model 'host' requires KVM or HVF" >&2
+		exit 1
+	fi
+	[ -z "\$paused" ] || exit 0
+	case \$kind in
+	works)	echo "Linux version fake" >"\${serial[0]}"
+		printf '==> end <==\\ndone\\n' >"\${serial[1]}" ;;
+	hang)	echo "Linux version fake" >"\${serial[0]}"; exec sleep 600 ;;
+	silent)	exec sleep 600 ;;
+	esac
+	EOS
 	chmod +x "$1/qemu-system-x86_64"
 }
 
-# boot_fails PATTERN BODY [ACCEL]: boot.sh with a stub QEMU must fail with
-# PATTERN (ACCEL defaults to tcg).
-boot_fails()
+# fake_boot TMP KVM TCG [VAR=VALUE...]: bin/boot.sh with fake_qemu in TMP,
+# a fake kernel, a /dev/kvm that opens (/dev/null), short timeouts and one
+# run (STAGE_T0) for every call with the same TMP.
+fake_boot()
 {
-	local tmp
+	local tmp=$1
 
-	tmp=$(mktemp -d)
 	mkdir -p "$tmp/build/out/k"
 	touch "$tmp/build/out/k/bzImage" "$tmp/build/out/initramfs.cpio.gz"
-	stub_qemu "$tmp/bin" "$2"
-	fails_with "$1" env PATH="$tmp/bin:$PATH" BUILD="$tmp/build" BOOT_TIMEOUT=3 ACCEL="${3:-tcg}" \
+	fake_qemu "$tmp/bin" "$2" "$3"
+	[ -f "$tmp/t0" ] || date +%s >"$tmp/t0"
+	shift 3
+	env PATH="$tmp/bin:$PATH" BUILD="$tmp/build" KVM_DEV=/dev/null STAGE_T0="$(cat "$tmp/t0")" \
+		BOOT_TIMEOUT=3 PROBE_TIMEOUT=3 ACCEL= "$@" \
 		"$TOP/bin/boot.sh" k "$tmp/run" kselftest
+}
+
+# boot_fails PATTERN KVM TCG [VAR=VALUE...]: fake_boot must fail with
+# PATTERN.
+boot_fails()
+{
+	local tmp pattern=$1
+
+	shift
+	tmp=$(mktemp -d)
+	fails_with "$pattern" fake_boot "$tmp" "$@"
 	local rc=$?
 	rm -rf "$tmp"
 	return $rc
@@ -87,14 +135,80 @@ boot_fails()
 
 guest_hangs()
 {
-	boot_fails "did not finish within 3s" "sleep 30"
+	boot_fails "did not finish within 3s" works hang ACCEL=tcg
 }
 
-# /dev/kvm opens but no guest ever runs (nested virtualisation that does not
-# work): not a kernel that hangs.
-kvm_guest_silent()
+guest_dies_early()
 {
-	boot_fails "printed nothing within 3s under KVM" "sleep 30" kvm
+	boot_fails "stopped before its tests ended" works exit ACCEL=tcg
+}
+
+# boot_falls_back KVM: with the accelerator left to the probe, a KVM of
+# that kind ends under TCG, with a line saying why, well within
+# BOOT_TIMEOUT (60 s); the next guest of the same run does not try KVM.
+boot_falls_back()
+{
+	local tmp t0=$SECONDS rc=1
+
+	tmp=$(mktemp -d)
+	if fake_boot "$tmp" "$1" works BOOT_TIMEOUT=60 >"$tmp/out" 2>&1; then
+		cat "$tmp/out" "$tmp/run/accel"
+		grep -q "KVM unusable" "$tmp/out" && grep -q "^tcg" "$tmp/run/accel" &&
+			: >"$tmp/bin/calls" &&
+			fake_boot "$tmp" "$1" works BOOT_TIMEOUT=60 &&
+			! grep "accel kvm" "$tmp/bin/calls" &&
+			[ $((SECONDS - t0)) -lt 20 ] && rc=0
+	else
+		cat "$tmp/out"
+	fi
+	echo "took $((SECONDS - t0)) s"
+	rm -rf "$tmp"
+	return $rc
+}
+
+kvm_silent_falls_back() { boot_falls_back silent; }
+kvm_refused_falls_back() { boot_falls_back nohost; }
+
+# ACCEL=kvm on a KVM that cannot run the guest fails within seconds.
+kvm_silent_forced()
+{
+	local t0=$SECONDS
+
+	boot_fails "printed nothing within 3s under KVM" silent works BOOT_TIMEOUT=60 ACCEL=kvm &&
+		[ $((SECONDS - t0)) -lt 20 ]
+}
+
+kvm_refused_forced()
+{
+	boot_fails "ACCEL=kvm, but QEMU refuses a KVM guest with -cpu host" nohost works ACCEL=kvm
+}
+
+# A KVM that runs guests is kept for the run, and a later guest that
+# prints nothing under it is a kernel that hangs, not a reason for TCG.
+kvm_works()
+{
+	local tmp rc=1
+
+	tmp=$(mktemp -d)
+	if fake_boot "$tmp" works works && grep -q '^kvm$' "$tmp/run/accel"; then
+		fake_qemu "$tmp/bin" silent works
+		fails_with "which ran an earlier guest of this run" \
+			fake_boot "$tmp" silent works BOOT_TIMEOUT=60 && rc=0
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
+# Each setting is checked before any stage runs, with one line that names
+# it and what it takes.
+bad_settings()
+{
+	local s
+
+	for s in VCPUS=abc VCPUS=0 MANY_VCPUS=x MEM=1G RUNS=0 BENCH_SECS=-1 SOAK_SECS=1 \
+		KST_TIMEOUT=5s BOOT_TIMEOUT=1h PROBE_TIMEOUT=0 JOBS=08 ACCEL=hvf; do
+		fails_with "^error: $s: " make -C "$TOP" deps "$s" || return 1
+	done
 }
 
 # A test that leaves a process in a session of its own holding the output
@@ -109,11 +223,6 @@ test_escapes_its_group()
 		sh "$TOP/guest/run.sh")
 	echo "$out after $((SECONDS - t0)) s"
 	[ "$out" = "rc=124" ] && [ $((SECONDS - t0)) -lt 30 ]
-}
-
-guest_dies_early()
-{
-	boot_fails "stopped before its tests ended" "exit 0"
 }
 
 kernel_missing()

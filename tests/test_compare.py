@@ -179,6 +179,9 @@ class Summary(unittest.TestCase):
                         f.write(PERF.replace("311204", str(ops + i)))
                 with open(os.path.join(d, "kselftest"), "w") as f:
                     f.write(KSELFTEST)
+                with open(os.path.join(d, "accel"), "w") as f:
+                    f.write("tcg (KVM unusable: base printed nothing within 30s under KVM)\n"
+                            if name == "base" else "tcg\n")
                 with open(os.path.join(d, "waiters"), "w") as f:
                     f.write("shared aborted=7 wakes=3 busy=0 woken=1 waiter_busy=2\n")
             with contextlib.redirect_stdout(io.StringIO()):
@@ -188,6 +191,13 @@ class Summary(unittest.TestCase):
             self.assertEqual(s["waiters"]["patched"]["shared"]["busy"], 0)
             for out in ("summary.json", "summary.tsv", "summary.md"):
                 self.assertTrue(os.path.exists(os.path.join(run, out)))
+            # Which accelerator each guest ran under, also after a rerun.
+            self.assertEqual(s["kselftest"]["patched"]["accel"], "tcg")
+            with open(os.path.join(run, "summary.md")) as f:
+                self.assertIn("| accelerator, ? | tcg (KVM unusable: base printed nothing "
+                              "within 30s under KVM) | tcg |", f.read())
+            with open(os.path.join(run, "summary.tsv")) as f:
+                self.assertIn("accelerator\tbase/patched\ttcg (KVM unusable", f.read())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The accelerator of bin/boot.sh's guests. Sourced after lib.sh.
+#
+# KVM is used only once a guest has been seen to run under it: on some
+# machines /dev/kvm opens and QEMU starts a paused guest with -cpu host,
+# yet no guest ever prints a line. So the decision is made by the first
+# guest of a run (one make invocation, told apart by STAGE_T0) and kept in
+# $ACCEL_CACHE for the guests after it:
+#
+#   no /dev/kvm, or QEMU refuses a paused KVM guest  -> TCG at once
+#   the first KVM guest prints within PROBE_TIMEOUT  -> KVM for the run
+#   it prints nothing within PROBE_TIMEOUT           -> stopped, rerun
+#	and every later guest of the run started, under TCG
+#
+# ACCEL=kvm or ACCEL=tcg skips the decision; with ACCEL=kvm a guest that
+# prints nothing within PROBE_TIMEOUT fails at once instead of after
+# BOOT_TIMEOUT. KVM_DEV is for the harness's tests only.
+
+ACCEL_CACHE=$BUILD/accel
+KVM_DEV=${KVM_DEV:-/dev/kvm}
+PROBE_TIMEOUT=${PROBE_TIMEOUT:-30}
+
+# accel_opts ACCEL: QEMU's options for kvm or tcg.
+accel_opts()
+{
+	case $1 in
+	kvm)	echo "-accel kvm -cpu host" ;;
+	tcg)	echo "-accel tcg,thread=multi -cpu max" ;;
+	esac
+}
+
+# kvm_refused: why KVM cannot even start a paused guest here, or nothing.
+kvm_refused()
+{
+	local err
+
+	[ -c "$KVM_DEV" ] || { echo "no $KVM_DEV"; return 0; }
+	if [ ! -r "$KVM_DEV" ] || [ ! -w "$KVM_DEV" ]; then
+		echo "$KVM_DEV is not read-writable"
+		return 0
+	fi
+	if ! err=$(echo quit | timeout 20 qemu-system-x86_64 -accel kvm -cpu host \
+			-machine pc -nodefaults -display none -monitor stdio -S 2>&1 >/dev/null); then
+		echo "QEMU refuses a KVM guest with -cpu host: $(echo "$err" | tail -n 1)"
+	fi
+}
+
+# accel_cached: the accelerator this run decided on, or nothing.
+accel_cached()
+{
+	local t0 a
+
+	[ -f "$ACCEL_CACHE" ] || return 0
+	read -r t0 a _ <"$ACCEL_CACHE" || return 0
+	[ "$t0" = "$STAGE_T0" ] && echo "$a"
+}
+
+# accel_why: why this run decided as it did.
+accel_why()
+{
+	local why=
+
+	[ ! -f "$ACCEL_CACHE" ] || read -r _ _ why <"$ACCEL_CACHE" || true
+	echo "$why"
+}
+
+# accel_decide ACCEL WHY...: keep ACCEL for the rest of this run.
+accel_decide()
+{
+	local a=$1
+
+	shift
+	mkdir -p "$(dirname "$ACCEL_CACHE")"
+	echo "$STAGE_T0 $a $*" >"$ACCEL_CACHE"
+}
+
+# accel_choose: kvm or tcg for the next guest. Dies when ACCEL=kvm cannot
+# work; says in one line why TCG was chosen the first time it is.
+accel_choose()
+{
+	local a why
+
+	case ${ACCEL:-} in
+	tcg)	echo tcg; return 0 ;;
+	kvm)	why=$(kvm_refused)
+		[ -z "$why" ] || die "boot: ACCEL=kvm, but $why"
+		echo kvm; return 0 ;;
+	esac
+	a=$(accel_cached)
+	[ -z "$a" ] || { echo "$a"; return 0; }
+	why=$(kvm_refused)
+	[ -z "$why" ] || {
+		progress "boot: KVM unusable ($why); TCG for this run" >&2
+		accel_decide tcg "$why"
+		echo tcg; return 0
+	}
+	echo kvm
+}
