@@ -43,10 +43,11 @@ not_ok()
 }
 
 # t NAME CMD...: one test; its output goes to a log, its last error line
-# into the report.
+# into the report, and a comment line says how long it took and when it
+# ended.
 t()
 {
-	local name=$1 log
+	local name=$1 log t0=$SECONDS rc=0
 
 	shift
 	log=$LOGS/$((n + 1)).log
@@ -54,8 +55,10 @@ t()
 		ok "$name"
 	else
 		not_ok "$name" "$(grep -m1 '^error:' "$log" || tail -n 1 "$log")"
-		return 1
+		rc=1
 	fi
+	echo "# $(progress "took $((SECONDS - t0)) s")"
+	return $rc
 }
 
 # stage NAME CMD...: a test that later ones depend on; stop if it fails.
@@ -121,8 +124,13 @@ t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
 t "a series that does not apply names the patch" series_does_not_apply || true
 t "a missing kernel is reported before booting" kernel_missing || true
 t "a hung guest is stopped at BOOT_TIMEOUT" guest_hangs || true
-t "a KVM guest that prints nothing is reported as such" kvm_guest_silent || true
 t "a guest that stops early is reported" guest_dies_early || true
+t "a KVM that runs no guest costs PROBE_TIMEOUT once, then TCG" kvm_silent_falls_back || true
+t "a KVM that refuses -cpu host means TCG at once" kvm_refused_falls_back || true
+t "ACCEL=kvm on a KVM that runs no guest fails within PROBE_TIMEOUT" kvm_silent_forced || true
+t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced || true
+t "a KVM that ran a guest is kept; a silent kernel under it fails fast" kvm_works || true
+t "bad settings are refused before any work, one line each" bad_settings || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
@@ -169,11 +177,6 @@ MANY=18
 stage "patched kernel builds" "$BIN/build.sh" patched "$TREE" futex
 stage "patched kernel boots with $MANY vCPUs and runs the private hash tests" \
 	env VCPUS=$MANY "$BIN/boot.sh" patched "$CHECK/patched-many" resize
-# KASAN, short: the kselftests of what the series changes and the
-# malformed calls (make sanitize runs them all, and KCSAN).
-stage "patched KASAN kernel builds" "$BIN/build.sh" patched-kasan "$TREE" kasan
-stage "patched KASAN kernel boots and runs the quick tests and the malformed calls" \
-	"$BIN/boot.sh" patched-kasan "$CHECK/patched-kasan" quick,badinput
 
 verdicts=$LOGS/verdicts.out
 if python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE" >"$verdicts" 2>&1; then
