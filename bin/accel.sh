@@ -8,13 +8,14 @@
 # guest of a run (one make invocation, told apart by STAGE_T0) and kept in
 # $ACCEL_CACHE for the guests after it:
 #
-#   no /dev/kvm, or QEMU refuses a paused KVM guest  -> TCG at once
-#   the first KVM guest prints within PROBE_TIMEOUT  -> KVM for the run
-#   it prints nothing within PROBE_TIMEOUT           -> stopped, rerun
-#	and every later guest of the run started, under TCG
+#   no /dev/kvm, or QEMU refuses a paused KVM guest -> TCG at once
+#   the first KVM guest's console prints             -> KVM for the run
+#   it prints nothing within PROBE_TIMEOUT, or QEMU
+#   ends before it prints                            -> that guest and
+#                                                       the rest: TCG
 #
-# ACCEL=kvm or ACCEL=tcg skips the decision; with ACCEL=kvm a guest that
-# prints nothing within PROBE_TIMEOUT fails at once instead of after
+# ACCEL=tcg skips all of this. ACCEL=kvm makes each way to TCG an error,
+# so a KVM that runs no guest fails within PROBE_TIMEOUT instead of after
 # BOOT_TIMEOUT. KVM_DEV is for the harness's tests only.
 
 ACCEL_CACHE=$BUILD/accel
@@ -40,10 +41,12 @@ kvm_refused()
 		echo "$KVM_DEV is not read-writable"
 		return 0
 	fi
-	if ! err=$(echo quit | timeout 20 qemu-system-x86_64 -accel kvm -cpu host \
-			-machine pc -nodefaults -display none -monitor stdio -S 2>&1 >/dev/null); then
-		echo "QEMU refuses a KVM guest with -cpu host: $(echo "$err" | tail -n 1)"
-	fi
+	err=$(echo quit | timeout 20 qemu-system-x86_64 -accel kvm -cpu host \
+		-machine pc -nodefaults -display none -monitor stdio -S 2>&1 >/dev/null) ||
+		case $? in
+		124)	echo "QEMU did not start a paused KVM guest within 20 s" ;;
+		*)	echo "QEMU refuses a KVM guest with -cpu host: $(echo "$err" | tail -n 1)" ;;
+		esac
 }
 
 # accel_cached: the accelerator this run decided on, or nothing.
@@ -53,7 +56,7 @@ accel_cached()
 
 	[ -f "$ACCEL_CACHE" ] || return 0
 	read -r t0 a _ <"$ACCEL_CACHE" || return 0
-	[ "$t0" = "$STAGE_T0" ] && echo "$a"
+	[ "$t0" != "$STAGE_T0" ] || echo "$a"
 }
 
 # accel_why: why this run decided as it did.
@@ -72,7 +75,8 @@ accel_decide()
 
 	shift
 	mkdir -p "$(dirname "$ACCEL_CACHE")"
-	echo "$STAGE_T0 $a $*" >"$ACCEL_CACHE"
+	echo "$STAGE_T0 $a $*" >"$ACCEL_CACHE.$$"
+	mv "$ACCEL_CACHE.$$" "$ACCEL_CACHE"
 }
 
 # accel_choose: kvm or tcg for the next guest. Dies when ACCEL=kvm cannot
@@ -84,7 +88,7 @@ accel_choose()
 	case ${ACCEL:-} in
 	tcg)	echo tcg; return 0 ;;
 	kvm)	why=$(kvm_refused)
-		[ -z "$why" ] || die "boot: ACCEL=kvm, but $why"
+		[ -z "$why" ] || die "boot: ACCEL=kvm, but $why; use ACCEL=tcg"
 		echo kvm; return 0 ;;
 	esac
 	a=$(accel_cached)

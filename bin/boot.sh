@@ -72,7 +72,9 @@ stall_timeout()
 	esac
 }
 
-# guest_start ACCEL: start QEMU in the background; its pid in $qpid.
+# guest_start ACCEL: start QEMU in the background; its pid in $qpid. The
+# firmware's debug port (SeaBIOS writes to 0x402) goes to firmware.log:
+# output there shows that the vCPUs ran, whatever the kernel did then.
 guest_start()
 {
 	local opts
@@ -80,13 +82,16 @@ guest_start()
 	opts="$(accel_opts "$1") $(topology)"
 	: >"$dir/console.log"
 	: >"$dir/results.txt"
+	: >"$dir/firmware.log"
 	# shellcheck disable=SC2086 # opts is a list of options
-	timeout -k 10 "$BOOT_TIMEOUT" \
+	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
 		qemu-system-x86_64 $opts -m "$MEM" \
 			-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
 			-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$1") steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS soak_secs=$SOAK_SECS" \
 			-display none -monitor none -no-reboot \
 			-serial file:"$dir/console.log" -serial file:"$dir/results.txt" \
+			-chardev file,id=fw,path="$dir/firmware.log" \
+			-device isa-debugcon,iobase=0x402,chardev=fw \
 			</dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
 }
@@ -99,43 +104,49 @@ guest_wait()
 	qpid=
 }
 
-# guest_silent: wait until the console prints (false) or QEMU ends (false)
-# or PROBE_TIMEOUT passes with neither (true; QEMU is then stopped).
-guest_silent()
+# guest_watch: wait until the console prints (0) or QEMU ends (1), or
+# stop QEMU once PROBE_TIMEOUT has passed with neither (2).
+guest_watch()
 {
 	local end=$((SECONDS + PROBE_TIMEOUT))
 
-	while [ "$SECONDS" -lt "$end" ]; do
-		[ ! -s "$dir/console.log" ] || return 1
+	while [ ! -s "$dir/console.log" ]; do
 		kill -0 "$qpid" 2>/dev/null || return 1
+		if [ "$SECONDS" -ge "$end" ]; then
+			kill "$qpid" 2>/dev/null || true
+			guest_wait
+			return 2
+		fi
 		sleep 0.2
 	done
-	[ ! -s "$dir/console.log" ] || return 1
-	kill "$qpid" 2>/dev/null || true
-	guest_wait
 }
 
-# boot_kvm: one guest under KVM; false when KVM turned out not to run
-# guests here (the reason in $why), after which the caller uses TCG.
+# boot_kvm: one guest under KVM. False, with the reason in $why, when its
+# console stayed empty for PROBE_TIMEOUT or QEMU ended before it printed:
+# KVM runs no guest here, as far as this run knows. Once a guest's console
+# has printed under KVM in this run, such a guest is a kernel that hangs
+# before its console instead, and fails. firmware.log tells the two apart
+# for whoever reads the line: the firmware prints long before the kernel.
 boot_kvm()
 {
-	local proven
+	local w=0 proven fw="nor did its firmware"
 
 	proven=$(accel_cached)
 	guest_start kvm
-	if guest_silent; then
-		[ "$proven" != kvm ] ||
-			die "boot: $name printed nothing within ${PROBE_TIMEOUT}s under KVM, which ran an earlier guest of this run (console: $dir/console.log)"
-		why="$name printed nothing within ${PROBE_TIMEOUT}s under KVM"
-	else
-		guest_wait
-		# Output, or an end that is not QEMU failing to start: KVM runs.
-		if [ -s "$dir/console.log" ] || [ "$rc" = 124 ] || [ "$rc" = 0 ]; then
-			[ "$proven" = kvm ] || accel_decide kvm "$name ran"
-			return 0
-		fi
-		why="QEMU failed under KVM before the guest printed: $(tail -n 1 "$dir/qemu.log")"
+	guest_watch || w=$?
+	[ "$w" = 2 ] || guest_wait
+	if [ -s "$dir/console.log" ]; then
+		[ "$proven" = kvm ] || accel_decide kvm "$name ran"
+		return 0
 	fi
+	[ ! -s "$dir/firmware.log" ] || fw="though its firmware ran"
+	if [ "$w" = 2 ]; then
+		why="$name printed nothing within ${PROBE_TIMEOUT}s under KVM, $fw"
+	else
+		why="QEMU ended (status $rc) under KVM before $name printed, $fw: $(tail -n 1 "$dir/qemu.log")"
+	fi
+	[ "$proven" != kvm ] ||
+		die "boot: $why, and KVM ran an earlier guest of this run: a kernel that does not boot (console: $dir/console.log)"
 	[ "${ACCEL:-}" != kvm ] || die "boot: ACCEL=kvm, but $why; use ACCEL=tcg"
 	mv "$dir/qemu.log" "$dir/qemu-kvm.log"
 	return 1

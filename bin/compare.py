@@ -457,6 +457,10 @@ def table(s):
     kb, kp = s["kernels"]["base"], s["kernels"]["patched"]
     lines.append(f"guests: {kb['cpus'] or '?'}; base: {kb['uname'] or '?'}")
     lines.append(f"        patched: {kp['uname'] or '?'}")
+    lines.append(f"accelerator: base {kb['accel'] or '?'}; patched {kp['accel'] or '?'}")
+    if kb["accel"].split(" ")[:1] != kp["accel"].split(" ")[:1]:
+        lines.append("note: base and patched ran under different accelerators, "
+                     "so their ratios below mean nothing")
     lines.append("")
     lines.append("| kselftest futex | base | patched |")
     lines.append("|---|---|---|")

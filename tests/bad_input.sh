@@ -66,8 +66,10 @@ series_does_not_apply()
 # fake_qemu DIR KVM TCG: a qemu-system-x86_64 in DIR that logs each call
 # to DIR/calls and acts as the accelerator it is given says:
 #	works	a guest that prints a console line and ends its tests
+#	slow	the same, ending 5 s after its console line
 #	silent	accepts the paused probe, then prints nothing for ever (KVM
 #		where /dev/kvm opens but no guest runs)
+#	firmware  the firmware prints, the kernel never does
 #	nohost	aborts at -cpu host
 #	hang	prints a console line, then nothing for ever
 #	exit	ends at once without a word
@@ -77,12 +79,13 @@ fake_qemu()
 	cat >"$1/qemu-system-x86_64" <<-EOS
 	#!/bin/bash
 	echo "\$*" >>"$1/calls"
-	kind=$3 serial=() paused= cpu=
+	kind=$3 serial=() paused= cpu= fw=/dev/null
 	while [ \$# -gt 0 ]; do
 		case \$1 in
 		-accel)	case \$2 in kvm*) kind=$2 ;; esac; shift ;;
 		-cpu)	cpu=\$2; shift ;;
 		-serial) serial+=("\${2#file:}"); shift ;;
+		-chardev) fw=\${2##*path=}; shift ;;
 		-S)	paused=1 ;;
 		esac
 		shift
@@ -93,10 +96,15 @@ fake_qemu()
 	fi
 	[ -z "\$paused" ] || exit 0
 	case \$kind in
-	works)	echo "Linux version fake" >"\${serial[0]}"
-		printf '==> end <==\\ndone\\n' >"\${serial[1]}" ;;
-	hang)	echo "Linux version fake" >"\${serial[0]}"; exec sleep 600 ;;
-	silent)	exec sleep 600 ;;
+	works|slow|hang|firmware) echo "SeaBIOS (fake)" >"\$fw" ;;
+	esac
+	case \$kind in
+	works|slow|hang) echo "Linux version fake" >"\${serial[0]}" ;;
+	esac
+	case \$kind in
+	works)	printf '==> end <==\\ndone\\n' >"\${serial[1]}" ;;
+	slow)	sleep 5; printf '==> end <==\\ndone\\n' >"\${serial[1]}" ;;
+	hang|silent|firmware) exec sleep 600 ;;
 	esac
 	EOS
 	chmod +x "$1/qemu-system-x86_64"
@@ -143,19 +151,22 @@ guest_dies_early()
 	boot_fails "stopped before its tests ended" works exit ACCEL=tcg
 }
 
-# boot_falls_back KVM: with the accelerator left to the probe, a KVM of
-# that kind ends under TCG, with a line saying why, well within
-# BOOT_TIMEOUT (60 s); the next guest of the same run does not try KVM.
+# boot_falls_back KVM [VAR=VALUE...]: with the accelerator left to the
+# probe, a KVM of that kind ends under TCG, with a line saying why, well
+# within BOOT_TIMEOUT (60 s), and the next guest of the same run does not
+# try KVM at all. Only a KVM that passed the paused probe gets a guest.
 boot_falls_back()
 {
-	local tmp t0=$SECONDS rc=1
+	local tmp kind=$1 t0=$SECONDS rc=1
 
+	shift
 	tmp=$(mktemp -d)
-	if fake_boot "$tmp" "$1" works BOOT_TIMEOUT=60 >"$tmp/out" 2>&1; then
-		cat "$tmp/out" "$tmp/run/accel"
-		grep -q "KVM unusable" "$tmp/out" && grep -q "^tcg" "$tmp/run/accel" &&
+	if fake_boot "$tmp" "$kind" works BOOT_TIMEOUT=60 "$@" >"$tmp/out" 2>&1; then
+		cat "$tmp/out" "$tmp/run/accel" "$tmp/bin/calls"
+		grep -q "KVM unusable" "$tmp/out" && grep -q "^tcg (KVM unusable: " "$tmp/run/accel" &&
+			{ [ "$kind" = silent ] || ! grep -v -- ' -S$' "$tmp/bin/calls" | grep -q 'accel kvm'; } &&
 			: >"$tmp/bin/calls" &&
-			fake_boot "$tmp" "$1" works BOOT_TIMEOUT=60 &&
+			fake_boot "$tmp" "$kind" works BOOT_TIMEOUT=60 "$@" &&
 			! grep "accel kvm" "$tmp/bin/calls" &&
 			[ $((SECONDS - t0)) -lt 20 ] && rc=0
 	else
@@ -168,13 +179,15 @@ boot_falls_back()
 
 kvm_silent_falls_back() { boot_falls_back silent; }
 kvm_refused_falls_back() { boot_falls_back nohost; }
+no_kvm_means_tcg() { boot_falls_back works KVM_DEV=/nonexistent; }
 
 # ACCEL=kvm on a KVM that cannot run the guest fails within seconds.
 kvm_silent_forced()
 {
 	local t0=$SECONDS
 
-	boot_fails "printed nothing within 3s under KVM" silent works BOOT_TIMEOUT=60 ACCEL=kvm &&
+	boot_fails "printed nothing within 3s under KVM, nor did its firmware; use ACCEL=tcg" \
+		silent works BOOT_TIMEOUT=60 ACCEL=kvm &&
 		[ $((SECONDS - t0)) -lt 20 ]
 }
 
@@ -183,17 +196,18 @@ kvm_refused_forced()
 	boot_fails "ACCEL=kvm, but QEMU refuses a KVM guest with -cpu host" nohost works ACCEL=kvm
 }
 
-# A KVM that runs guests is kept for the run, and a later guest that
-# prints nothing under it is a kernel that hangs, not a reason for TCG.
+# A KVM that runs guests is kept for the run: a guest that runs on past
+# PROBE_TIMEOUT is left alone, and one whose kernel prints nothing is a
+# kernel that does not boot, reported after PROBE_TIMEOUT.
 kvm_works()
 {
 	local tmp rc=1
 
 	tmp=$(mktemp -d)
-	if fake_boot "$tmp" works works && grep -q '^kvm$' "$tmp/run/accel"; then
-		fake_qemu "$tmp/bin" silent works
-		fails_with "which ran an earlier guest of this run" \
-			fake_boot "$tmp" silent works BOOT_TIMEOUT=60 && rc=0
+	if fake_boot "$tmp" works works && grep -q '^kvm$' "$tmp/run/accel" &&
+		fake_boot "$tmp" slow works BOOT_TIMEOUT=60 && grep -q '^kvm$' "$tmp/run/accel"; then
+		fails_with "though its firmware ran, and KVM ran an earlier guest of this run: a kernel that does not boot" \
+			fake_boot "$tmp" firmware works BOOT_TIMEOUT=60 && rc=0
 	fi
 	rm -rf "$tmp"
 	return $rc
@@ -205,10 +219,13 @@ bad_settings()
 {
 	local s
 
-	for s in VCPUS=abc VCPUS=0 MANY_VCPUS=x MEM=1G RUNS=0 BENCH_SECS=-1 SOAK_SECS=1 \
+	for s in VCPUS=0 MANY_VCPUS=x MEM=1G RUNS=0 BENCH_SECS=-1 SOAK_SECS=1 \
 		KST_TIMEOUT=5s BOOT_TIMEOUT=1h PROBE_TIMEOUT=0 JOBS=08 ACCEL=hvf; do
-		fails_with "^error: $s: " make -C "$TOP" deps "$s" || return 1
+		# shellcheck disable=SC2016 # $1 is the inner shell's
+		fails_with "^error: $s: " env "$s" bash -c '. "$1"' sh "$TOP/bin/lib.sh" || return 1
 	done
+	# make run's first stage: nothing has run before the line.
+	fails_with "^error: VCPUS=abc: " make -C "$TOP" deps VCPUS=abc
 }
 
 # A test that leaves a process in a session of its own holding the output

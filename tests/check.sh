@@ -127,9 +127,10 @@ t "a hung guest is stopped at BOOT_TIMEOUT" guest_hangs || true
 t "a guest that stops early is reported" guest_dies_early || true
 t "a KVM that runs no guest costs PROBE_TIMEOUT once, then TCG" kvm_silent_falls_back || true
 t "a KVM that refuses -cpu host means TCG at once" kvm_refused_falls_back || true
+t "no /dev/kvm means TCG at once" no_kvm_means_tcg || true
 t "ACCEL=kvm on a KVM that runs no guest fails within PROBE_TIMEOUT" kvm_silent_forced || true
 t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced || true
-t "a KVM that ran a guest is kept; a silent kernel under it fails fast" kvm_works || true
+t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_works || true
 t "bad settings are refused before any work, one line each" bad_settings || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 stage "base tree is obtained" "$BIN/base.sh"

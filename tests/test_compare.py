@@ -198,6 +198,9 @@ class Summary(unittest.TestCase):
                               "within 30s under KVM) | tcg |", f.read())
             with open(os.path.join(run, "summary.tsv")) as f:
                 self.assertIn("accelerator\tbase/patched\ttcg (KVM unusable", f.read())
+            self.assertNotIn("different accelerators", "\n".join(compare.table(s)))
+            s["kernels"]["patched"]["accel"] = "kvm"
+            self.assertIn("different accelerators", "\n".join(compare.table(s)))
 
 
 if __name__ == "__main__":
