@@ -17,7 +17,7 @@ SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
-export KERNEL_SRC KERNEL_REV VCPUS MANY_VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
+export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
 export PROBE_TIMEOUT
 export SOAK_SECS
 
@@ -27,6 +27,8 @@ endif
 RUN_STEPS := kselftest,resizebench,precheck,waiters,badinput,perf
 # The private hash replacement again, with more vCPUs.
 MANY_VCPUS ?= 32
+# After the default: an export before it would define it, empty.
+export MANY_VCPUS
 MANY_STEPS := resize,resizebench
 
 .PHONY: all run check soak sanitize deps base tree build tools initramfs boot compare export clean distclean

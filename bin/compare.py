@@ -457,7 +457,10 @@ def table(s):
     kb, kp = s["kernels"]["base"], s["kernels"]["patched"]
     lines.append(f"guests: {kb['cpus'] or '?'}; base: {kb['uname'] or '?'}")
     lines.append(f"        patched: {kp['uname'] or '?'}")
-    lines.append(f"accelerator: base {kb['accel'] or '?'}; patched {kp['accel'] or '?'}")
+    if kb["accel"] == kp["accel"]:
+        lines.append(f"accelerator: {kb['accel'] or '?'}")
+    else:
+        lines.append(f"accelerator: base {kb['accel'] or '?'}; patched {kp['accel'] or '?'}")
     if kb["accel"].split(" ")[:1] != kp["accel"].split(" ")[:1]:
         lines.append("note: base and patched ran under different accelerators, "
                      "so their ratios below mean nothing")
@@ -476,7 +479,8 @@ def table(s):
         cells = [", ".join(k.get("failed", []) + [t + " (skip)" for t in k.get("skipped", [])])
                  or "none" if k else "-" for k in ks]
         lines.append(f"| failed or skipped, {cpus} | {cells[0]} | {cells[1]} |")
-        cells = [k.get("accel") or "?" if k else "-" for k in ks]
+        # The first word; the header says why where it is not KVM.
+        cells = [(k.get("accel") or "?").split(" ")[0] if k else "-" for k in ks]
         lines.append(f"| accelerator, {cpus} | {cells[0]} | {cells[1]} |")
     cells = []
     for n in KERNELS:

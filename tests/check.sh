@@ -111,6 +111,14 @@ export_roundtrip()
 	return $rc
 }
 
+# many_vcpus: make run boots its second pair of guests with MANY_VCPUS
+# vCPUs (32 unless set).
+many_vcpus()
+{
+	make -n -C "$TOP" boot RUN_DIR=x | grep -x 'VCPUS=32 bin/boot.sh patched x/patched-many .*' &&
+		make -n -C "$TOP" boot RUN_DIR=x MANY_VCPUS=12 | grep -x 'VCPUS=12 bin/boot.sh base x/base-many .*'
+}
+
 mkdir -p "$LOGS"
 rm -f "$LOGS"/*.log
 progress "check: starting (logs in $LOGS)"
@@ -132,6 +140,7 @@ t "ACCEL=kvm on a KVM that runs no guest fails within PROBE_TIMEOUT" kvm_silent_
 t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced || true
 t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_works || true
 t "bad settings are refused before any work, one line each" bad_settings || true
+t "make run boots its second pair of guests with MANY_VCPUS vCPUs" many_vcpus || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
