@@ -47,9 +47,10 @@ _SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s*#\s*(SKIP|XFAIL|TODO).*)?$")
 
 
 # futex_numa_mpol times out in its first test when a waiter is never woken,
-# put down to the FUTEX2_NUMA node race in get_futex_key() that neither
-# kernel fixes (README: "A lost wakeup outside the series"). The guest then
-# runs it once more, as section "kselftest-again".
+# put down to the FUTEX2_NUMA node race in get_futex_key() (README: "A lost
+# wakeup outside the series"), which fixes/ closes in both kernels. Until
+# that is shown to end the hangs, the guest runs it once more, as section
+# "kselftest-again".
 NUMA_RACE = "futex_numa_mpol"
 _NUMA_RACE = re.compile(r"futex_numa_mpol:Regular test\n# # futex_numa_mpol: "
                         r"Test terminated by timeout$", re.M)

@@ -30,7 +30,7 @@ GIT_COMMITTER_DATE=$(git -C "$TREE" log -1 --format=%ad --date=raw "$branch")
 export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_COMMITTER_DATE
 git -C "$TREE" -c core.abbrev=12 format-patch -q -o "$tmp" --cover-letter \
 	--cover-from-description=subject --zero-commit --no-signature \
-	--base=base "base..$branch"
+	--base=upstream "base..$branch"
 # An empty context line leaves format-patch as a lone space. checkpatch
 # reads a patch that git tracks (series/ in this repository) as a source
 # file and flags each one as trailing whitespace; git am and patch(1) take

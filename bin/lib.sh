@@ -9,6 +9,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 RESULTS=${RESULTS:-$TOP/results}
 SERIES=${SERIES:-$TOP/series}
+FIXES=${FIXES:-$TOP/fixes}	# fixes the series' tests need, below "base"
 CONFIGS=$TOP/configs
 
 TREE=$BUILD/tree		# git tree: base commit + series, at "patched"
@@ -56,6 +57,12 @@ need()
 		command -v "$c" >/dev/null 2>&1 ||
 			die "'$c' not found; run 'make deps' (as root) first"
 	done
+}
+
+# fixes_patches: the fixes in order.
+fixes_patches()
+{
+	[ ! -d "$FIXES" ] || find "$FIXES" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort
 }
 
 # series_patches: the patches of the series in order, without the cover.

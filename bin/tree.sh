@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Stage "tree": a git tree with the base as one commit (tag "base") and the
-# series applied on top with git am (tag "patched"), plus a worktree of the
-# base. Reruns reuse the tree and re-apply the series only when it changed.
+# Stage "tree": a git tree with the base source as one commit (tag
+# "upstream"), the fixes of fixes/ on it (tag "base": what the series is
+# tested against, as b4 would list them as prerequisites) and the series
+# applied on top with git am (tag "patched"), plus a worktree of the base.
+# Reruns reuse the tree and re-apply the series only when it changed.
 #
 # The cover letter's text is kept as the branch description, so that
 # bin/export.sh regenerates series/ byte for byte from the tree.
@@ -50,6 +52,23 @@ wanted_base()
 	else
 		echo "debian $(cat "$BUILD/dl/VERSION" 2>/dev/null)"
 	fi
+	# shellcheck disable=SC2046 # one name per patch
+	echo "fixes $(cat /dev/null $(fixes_patches) | sha256sum)"
+}
+
+# am PATCH...: apply with git am, with the committer date of each patch's
+# author date, so the same patches give the same commit ids; die naming
+# the first that does not apply.
+am()
+{
+	local p log=$BUILD/tree-am.log
+
+	for p in "$@"; do
+		if ! g am -q --committer-date-is-author-date "$p" >"$log" 2>&1; then
+			g am --abort >/dev/null 2>&1 || true
+			die "tree: $(basename "$p") does not apply to $(g describe --always HEAD): $(grep -m1 -E 'error:|patch failed' "$log" || tail -1 "$log")"
+		fi
+	done
 }
 
 # The cover letter's subject and text, up to the shortlog git adds.
@@ -70,17 +89,11 @@ cover_description()
 
 apply_series()
 {
-	local p log=$BUILD/tree-am.log
-
 	g checkout -q -f "$BRANCH"
 	g reset -q --hard base
 	g config branch."$BRANCH".description "$(cover_description)"
-	for p in $(series_patches); do
-		if ! g am -q --committer-date-is-author-date "$p" >"$log" 2>&1; then
-			g am --abort >/dev/null 2>&1 || true
-			die "tree: $(basename "$p") does not apply to $(g describe --always base): $(grep -m1 -E 'error:|patch failed' "$log" || tail -1 "$log")"
-		fi
-	done
+	# shellcheck disable=SC2046 # one name per patch
+	am $(series_patches)
 	g tag -f patched >/dev/null
 }
 
@@ -88,7 +101,12 @@ mkdir -p "$BUILD"
 want=$(wanted_base)
 if [ "$(cat "$BUILD/tree.base" 2>/dev/null)" != "$want" ] || ! g rev-parse -q --verify base >/dev/null 2>&1; then
 	if [ -n "${KERNEL_SRC:-}" ]; then base_from_user; else base_from_debian; fi
+	g tag -f upstream >/dev/null
+	# shellcheck disable=SC2046 # one name per patch
+	am $(fixes_patches)
 	g tag -f base >/dev/null
+	[ -z "$(fixes_patches)" ] ||
+		progress "tree: base is $(g describe --always upstream) and fixes/ ($(fixes_patches | wc -l) patches)"
 	echo "/.obj/" >>"$TREE/.git/info/exclude"
 	echo "$want" >"$BUILD/tree.base"
 	rm -f "$BUILD/tree.series"

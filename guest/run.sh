@@ -97,8 +97,8 @@ kselftest_one()
 
 # numa_race TAP: whether futex_numa_mpol timed out in its first test, a
 # waiter never woken: the FUTEX2_NUMA node race in get_futex_key() that
-# neither kernel fixes, as far as is known (README: "A lost wakeup outside
-# the series").
+# fixes/ closes in both kernels (README: "A lost wakeup outside the
+# series").
 numa_race()
 {
 	grep -A1 'futex_numa_mpol:Regular test$' "$1" |

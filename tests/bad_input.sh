@@ -46,22 +46,26 @@ bad_kernel_src()
 	return $rc
 }
 
-series_does_not_apply()
+# patch_does_not_apply KIND PATCH: a fake tree to which PATCH, the only
+# one of its KIND (series or fixes), cannot apply.
+patch_does_not_apply()
 {
 	local tmp
 
 	tmp=$(mktemp -d)
 	fake_kernel "$tmp/linux"
-	mkdir "$tmp/series"
-	# The first real patch of the series cannot apply to the fake tree.
-	cp "$(series_patches | head -n 1)" "$tmp/series/"
-	fails_with "$(basename "$(series_patches | head -n 1)") does not apply" \
-		env BUILD="$tmp/build" SERIES="$tmp/series" KERNEL_SRC="$tmp/linux" \
+	mkdir "$tmp/series" "$tmp/fixes"
+	cp "$2" "$tmp/$1/"
+	fails_with "$(basename "$2") does not apply" \
+		env BUILD="$tmp/build" SERIES="$tmp/series" FIXES="$tmp/fixes" KERNEL_SRC="$tmp/linux" \
 		"$TOP/bin/tree.sh"
 	local rc=$?
 	rm -rf "$tmp"
 	return $rc
 }
+
+series_does_not_apply() { patch_does_not_apply series "$(series_patches | head -n 1)"; }
+fix_does_not_apply() { patch_does_not_apply fixes "$(fixes_patches | head -n 1)"; }
 
 # fake_qemu DIR KVM TCG: a qemu-system-x86_64 in DIR that logs each call
 # to DIR/calls and acts as the accelerator it is given says:

@@ -88,7 +88,7 @@ checkpatch()
 {
 	local ignore=UNKNOWN_COMMIT_ID f
 
-	git -C "$TREE" rev-parse -q --verify base~1 >/dev/null && ignore=
+	git -C "$TREE" rev-parse -q --verify upstream~1 >/dev/null && ignore=
 	while IFS= read -r f; do
 		maintained "$f" || { echo "$f: no MAINTAINERS entry covers it" >&2; return 1; }
 		ignore=${ignore:+$ignore,}FILE_PATH_CHANGES
@@ -130,6 +130,8 @@ t "compare parses the guests' results" \
 	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
 t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
 t "a series that does not apply names the patch" series_does_not_apply || true
+[ -z "$(fixes_patches)" ] ||
+	t "a fix that does not apply names the patch" fix_does_not_apply || true
 t "a missing kernel is reported before booting" kernel_missing || true
 t "a hung guest is stopped at BOOT_TIMEOUT" guest_hangs || true
 t "a guest that stops early is reported" guest_dies_early || true
@@ -144,7 +146,7 @@ t "make run boots its second pair of guests with MANY_VCPUS vCPUs" many_vcpus ||
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
-for p in $(series_patches); do
+for p in $(fixes_patches) $(series_patches); do
 	t "checkpatch --strict: $(basename "$p")" checkpatch "$p" || true
 done
 t "export regenerates series/ byte for byte" export_roundtrip || true
