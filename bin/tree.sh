@@ -7,7 +7,7 @@
 # Reruns reuse the tree and re-apply the series only when it changed.
 #
 # The cover letter's text is kept as the branch description, so that
-# bin/export.sh regenerates series/ byte for byte from the tree.
+# bin/export.sh regenerates series/ and fixes/ byte for byte from the tree.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -121,7 +121,9 @@ unexported()
 	g rev-parse -q --verify patched >/dev/null || return 1
 	[ "$(g rev-parse "$BRANCH")" != "$(g rev-parse patched)" ] || return 1
 	tmp=$(mktemp -d)
-	"$TOP/bin/export.sh" "$tmp" >/dev/null 2>&1 && diff -q -r "$SERIES" "$tmp" >/dev/null || rc=$?
+	"$TOP/bin/export.sh" "$tmp/series" "$tmp/fixes" >/dev/null 2>&1 &&
+		diff -q -r "$SERIES" "$tmp/series" >/dev/null &&
+		diff -q -r "$FIXES" "$tmp/fixes" >/dev/null || rc=$?
 	rm -rf "$tmp"
 	[ "$rc" != 0 ]
 }
