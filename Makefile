@@ -6,11 +6,15 @@
 #		private hash replacement under load (also with MANY_VCPUS),
 #		perf bench futex hash, print the comparison
 #   make check	the tests (what .ci/run runs)
-#   make export	regenerate series/ from build/tree's commits
+#   make export	regenerate series/ and fixes/ from build/tree's commits
+#   make boots	boot each kernel BOOTS times: futex_numa_mpol first, then
+#		the futex kselftests (not part of make check)
+#   make mutants	the patched kernel with each deliberate bug of
+#		tests/mutants/: the tests must catch it
 #
 # Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
 # MANY_VCPUS, MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, ACCEL,
-# PROBE_TIMEOUT, JOBS; checked before any stage runs (bin/lib.sh); see
+# PROBE_TIMEOUT, JOBS, BOOTS; checked before any stage runs (bin/lib.sh); see
 # README.md.
 
 SHELL := /bin/bash
@@ -18,7 +22,7 @@ MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
 export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
-export PROBE_TIMEOUT
+export PROBE_TIMEOUT BOOTS
 export SOAK_SECS
 
 ifndef RUN_DIR
@@ -31,7 +35,7 @@ MANY_VCPUS ?= 32
 export MANY_VCPUS
 MANY_STEPS := resize,resizebench
 
-.PHONY: all run check soak sanitize deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run check soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -91,6 +95,30 @@ sanitize: tools initramfs
 		bin/boot.sh patched-$$s $(RUN_DIR)/$$s kselftest,badinput || exit 1; \
 	done
 	python3 tests/verdicts.py --sanitize $(addprefix $(RUN_DIR)/,$(SANITIZERS))
+
+# The patched kernel once per deliberate bug of tests/mutants/ (MUTANTS
+# picks some), each booted with the quick futex kselftests and the guest
+# checks; every mutant must be caught, or its patch says why it cannot be
+# here. make check runs one of them.
+MUTANTS ?= $(basename $(notdir $(wildcard tests/mutants/*.patch)))
+mutants: tools initramfs
+	for m in $(MUTANTS); do \
+		bin/mutant.sh $$m $(RUN_DIR)/mutants/$$m || exit 1; \
+	done
+	python3 tests/verdicts.py --mutants $(RUN_DIR)/mutants
+
+# Whether the first futex kselftest after boot hangs: each kernel booted
+# BOOTS times (10 unless set), base and patched in turn, runs
+# futex_numa_mpol first, then the futex kselftests in make check's order.
+# A guest that fails is counted, and the next one boots.
+boots: build initramfs
+	for i in $$(seq $${BOOTS:-10}); do \
+		for k in base patched; do \
+			bin/boot.sh $$k $(RUN_DIR)/boots/$$k-$$i firstrun || \
+				echo "error: boot $$i of $$k failed"; \
+		done; \
+	done
+	python3 tests/verdicts.py --boots $(RUN_DIR)/boots
 
 export:
 	bin/export.sh

@@ -39,6 +39,7 @@ class Kselftest:
     subtests: dict = field(default_factory=lambda: {"pass": 0, "fail": 0, "skip": 0})
     results: dict = field(default_factory=dict)   # "prog:subtest" -> pass/fail/skip
     failed: list = field(default_factory=list)    # programs that failed or timed out
+    timeouts: list = field(default_factory=list)  # programs stopped for their time
 
 
 _TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
@@ -46,22 +47,20 @@ _TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
 _SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s*#\s*(SKIP|XFAIL|TODO).*)?$")
 
 
-# futex_numa_mpol times out in its first test when a waiter is never woken,
-# put down to the FUTEX2_NUMA node race in get_futex_key() (README: "A lost
-# wakeup outside the series"), which fixes/ closes in both kernels. Until
-# that is shown to end the hangs, the guest runs it once more, as section
-# "kselftest-again".
-NUMA_RACE = "futex_numa_mpol"
-_NUMA_RACE = re.compile(r"futex_numa_mpol:Regular test\n# # futex_numa_mpol: "
-                        r"Test terminated by timeout$", re.M)
+# guest/run.sh: "evidence STEP TEST", what the threads of a kselftest program
+# that was killed for its time were doing (guest/evidence.sh); bin/boot.sh
+# turns the spaces of a section's name into "_".
+_EVIDENCE = re.compile(r"^evidence_([a-z]+)_(\w+)$")
 
 
-def numa_race(text, again):
-    """Whether futex_numa_mpol failed as above and passed when run again:
-    the TAP shows the timeout in its first test and the second run (parsed
-    "kselftest-again" section) passed."""
-    return (bool(text) and _NUMA_RACE.search(text) is not None and again is not None
-            and again.programs["pass"] == 1 and not again.failed)
+def evidence_files(d, steps=("kselftest", "resize")):
+    """{test program: section file name} for the evidence of STEPS in D."""
+    out = {}
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        m = _EVIDENCE.match(name)
+        if m and m.group(1) in steps:
+            out.setdefault(m.group(2), name)
+    return out
 
 
 def _verdict(not_ok, rest):
@@ -74,6 +73,7 @@ def parse_kselftest(text):
     """Parse run_kselftest.sh output: top-level TAP plus nested subtests."""
     ks = Kselftest()
     current = None
+    timed_out = False
     for line in text.splitlines():
         m = _TOP.match(line)
         if m:
@@ -81,8 +81,13 @@ def parse_kselftest(text):
             ks.programs[v] += 1
             if v == "fail":
                 ks.failed.append(m.group(2) + m.group(3))
-            current = None
+            if timed_out or "TIMEOUT" in m.group(3):
+                ks.timeouts.append(m.group(2))
+            current, timed_out = None, False
             continue
+        # kselftest_harness.h, for a test case that ran out of time
+        if line.startswith("# ") and line.endswith(": Test terminated by timeout"):
+            timed_out = True
         if line.startswith("# selftests: "):
             current = line.split(": ", 2)[-1].strip()
             continue
@@ -245,9 +250,10 @@ def parse_perf_buckets(text):
     return (int(m.group(1)) if m.group(1) else 0) if m else None
 
 
-def badness(console, tree=TREE):
-    """Lines of a guest console that rcutorture's console-badness.sh flags."""
-    script = os.path.join(tree, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
+def badness(console, tree=None):
+    """Lines of a guest console that rcutorture's console-badness.sh flags,
+    the script taken from TREE (the kernel tree) unless given another."""
+    script = os.path.join(tree or TREE, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
     if not os.path.exists(console) or not os.path.exists(script):
         return None
     with open(console, errors="replace") as f:
@@ -283,10 +289,13 @@ def read_kernel(d):
     bi = read("badinput")
     ff = read("failfutex")
     sk = read("soak")
-    again = read("kselftest-again")
-    again = parse_kselftest(again) if again is not None else None
+    nr = read("numarace")
+    fr = read("firstrun")
     return {
-        "numa_race": numa_race(ks, again),
+        "end": read("end"),
+        "kselftest_text": ks,
+        "numarace": nr,
+        "firstrun": fr,
         "uname": (read("uname") or "").strip(),
         "cpus": (read("cpus") or "").strip(),
         # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)".
@@ -302,6 +311,9 @@ def read_kernel(d):
         "perf": perf,
         "perf_buckets": buckets,
         "badness": badness(os.path.join(d, "console.log")),
+        "evidence": evidence_files(d),
+        "evidence_all": {step: evidence_files(d, (step,))
+                         for step in ("kselftest", "resize", "numarace", "firstrun", "failfutex")},
     }
 
 
@@ -320,6 +332,12 @@ def ratio(base, patched):
     return (mp / mb if mb else math.inf), math.hypot(sb, sp)
 
 
+def with_evidence(name, failed, evidence):
+    """A failed program's entry, naming the evidence its guest recorded."""
+    f = evidence.get(failed.split()[0])
+    return f"{failed} (evidence: {name}/{f})" if f else failed
+
+
 def summarize(run):
     """Build the comparison rows from both kernels' reports."""
     k = {name: read_kernel(os.path.join(run, name)) for name in KERNELS}
@@ -335,9 +353,7 @@ def summarize(run):
             out["kselftest"][name] = {
                 "cpus": kn["cpus"], "accel": kn["accel"],
                 "programs": ks.programs, "subtests": ks.subtests,
-                "failed": [f + " (first test timed out; passed again)"
-                           if kn["numa_race"] and f.startswith(NUMA_RACE + " ") else f
-                           for f in ks.failed],
+                "failed": [with_evidence(name, f, kn["evidence"]) for f in ks.failed],
                 "skipped": sorted(t for t, v in ks.results.items() if v == "skip")}
     for name in KERNELS:
         if k[name]["precheck"]:

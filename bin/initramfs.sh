@@ -40,8 +40,9 @@ done
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
 cp "$TOP/guest/init" "$ROOT/init"
-cp "$TOP/guest/run.sh" "$ROOT/guest/run.sh"
+cp "$TOP/guest/run.sh" "$TOP/guest/evidence.sh" "$ROOT/guest/"
 cp -a "$OUT/guest-bin/." "$ROOT/guest/bin/"
+mv "$ROOT/guest/bin/lib" "$ROOT/guest/lib"
 cp -a "$OUT/kselftest" "$ROOT/kselftest"
 [ ! -f "$OUT/perf" ] || cp "$OUT/perf" "$ROOT/bin/perf"
 # stress-ng for the soak step, with its libraries (copy_libs below).

@@ -97,6 +97,7 @@ check_settings()
 	whole BOOT_TIMEOUT 1 86400 "seconds for a whole guest run"
 	whole PROBE_TIMEOUT 1 3600 "seconds a KVM guest has to print its first console line"
 	whole JOBS 1 4096 "parallel compile jobs"
+	whole BOOTS 1 1000 "boots of each kernel in make boots"
 	case ${ACCEL:-} in
 	""|kvm|tcg) ;;
 	*)	die "ACCEL=$ACCEL: kvm, tcg, or unset to use KVM where a guest runs under it" ;;

@@ -5,7 +5,8 @@
 #   $OUT/kselftest	futex kselftests, installed with kselftest's runner,
 #			linked with a static libnuma from Debian sid's numactl
 #   $OUT/perf		static perf (bench only: no libraries it can do without)
-#   $OUT/guest-bin	the harness's own guest programs (guest/*.c)
+#   $OUT/guest-bin	the harness's own guest programs (guest/*.c) and
+#			preloaded libraries (guest/lib/*.c)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -84,6 +85,8 @@ libnuma()
 	rm -rf "$BUILD/obj/kselftest"
 }
 
+# Only what guest/ has now: a removed program does not linger in the image.
+rm -rf "$OUT/guest-bin"
 mkdir -p "$BUILD/obj/kselftest" "$BUILD/obj/perf" "$OUT/guest-bin"
 
 libnuma
@@ -107,4 +110,10 @@ progress "tools: guest programs"
 for c in "$TOP"/guest/*.c; do
 	run "$BUILD/obj/guest.log" "compiling $(basename "$c")" \
 		gcc -O2 -Wall -Wextra -Werror -o "$OUT/guest-bin/$(basename "$c" .c)" "$c"
+done
+mkdir -p "$OUT/guest-bin/lib"
+for c in "$TOP"/guest/lib/*.c; do
+	run "$BUILD/obj/guest.log" "compiling $(basename "$c")" \
+		gcc -O2 -Wall -Wextra -Werror -shared -fPIC \
+			-o "$OUT/guest-bin/lib/$(basename "$c" .c).so" "$c" -ldl
 done

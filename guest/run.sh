@@ -6,7 +6,7 @@
 # "==> name <==" to the results port /dev/ttyS1, and a final "==> end <==".
 #
 #   steps=kselftest,quick,resize,resizebench,precheck,waiters,badinput,
-#	  failfutex,soak,perf,numarace
+#	  failfutex,soak,perf,numarace,firstrun
 #					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   runs=N bench_secs=S			perf bench futex hash repetitions/length
@@ -15,6 +15,9 @@
 set -u
 
 RES=/dev/ttyS1
+# Where this script and evidence.sh are (tests/bad_input.sh runs them on
+# the host).
+GUEST_DIR=${GUEST_DIR:-/guest}
 steps=${steps:-kselftest}
 kst_timeout=${kst_timeout:-300}
 runs=${runs:-5}
@@ -50,8 +53,12 @@ kill_tagged()
 # group of its own does not escape that: kselftest_harness forks each test
 # into one, and when the runner's timeout kills the harness alone, the
 # test keeps the runner's output pipe, and the runner, waiting for ever.
-# Returns CMD's status, or 124 when it had to be killed.
+# Before killing, guest/evidence.sh records what each of those processes
+# is doing, in $EVIDENCE; CMD finds that file in GUEST_EVIDENCE, for
+# guest/lib/kill_evidence.c. Returns CMD's status, or 124 when it had to
+# be killed.
 BOUNDED=0
+EVIDENCE=
 bounded()
 {
 	local secs=$1 tag wd rc=0
@@ -59,6 +66,8 @@ bounded()
 	shift
 	BOUNDED=$((BOUNDED + 1))
 	tag=$$.$BOUNDED
+	EVIDENCE=/tmp/evidence/$tag
+	mkdir -p /tmp/evidence
 	rm -f /tmp/bounded.killed
 	(
 		trap 'kill $s; exit 0' TERM
@@ -69,67 +78,52 @@ bounded()
 		# meanwhile and bounded() tells this watchdog to stop.
 		trap '' TERM
 		touch /tmp/bounded.killed
+		"$GUEST_DIR/evidence.sh" "$EVIDENCE" "$tag" "the guest's deadline of $secs s"
 		kill_tagged "$tag"
 	) </dev/null >/dev/null 2>&1 &
 	wd=$!
-	GUEST_RUN=$tag "$@" || rc=$?
+	GUEST_RUN=$tag GUEST_EVIDENCE=$EVIDENCE "$@" || rc=$?
 	kill $wd 2>/dev/null
 	wait $wd 2>/dev/null
 	[ ! -e /tmp/bounded.killed ] || rc=124
 	return $rc
 }
 
-# kselftest_one TEST SECS: one futex test through kselftest's runner with
-# a timeout of SECS, its TAP on stdout, and how long it took ("# took TEST
-# N s"). Half a minute after the runner's timeout the guest kills what is
-# left and reports the test as timed out.
+# kselftest_one TEST SECS NAME: one futex test through kselftest's runner
+# with a timeout of SECS, its TAP on stdout, and how long it took ("# took
+# TEST N s"). Half a minute after the runner's timeout the guest kills what
+# is left and reports the test as timed out. Whatever killed a test for
+# its time (kselftest_harness, the runner or the guest) left its evidence,
+# reported as section "evidence NAME TEST".
 kselftest_one()
 {
-	local t=$1 secs=$2 t0
+	local t=$1 secs=$2 name=$3 t0
 
 	echo "futex/functional:$t" >/kselftest/kselftest-list.txt
 	t0=$(date +%s)
-	bounded $((secs + 30)) /kselftest/run_kselftest.sh -o "$secs" 2>&1 ||
+	bounded $((secs + 30)) env LD_PRELOAD="$GUEST_DIR/lib/kill_evidence.so" \
+		/kselftest/run_kselftest.sh -o "$secs" 2>&1 ||
 		[ $? != 124 ] ||
 		echo "not ok 1 selftests: futex/functional: $t # TIMEOUT, killed by the guest $((secs + 30)) s after its start"
 	echo "# took $t $(($(date +%s) - t0)) s"
-}
-
-# numa_race TAP: whether futex_numa_mpol timed out in its first test, a
-# waiter never woken: the FUTEX2_NUMA node race in get_futex_key() that
-# fixes/ closes in both kernels (README: "A lost wakeup outside the
-# series").
-numa_race()
-{
-	grep -A1 'futex_numa_mpol:Regular test$' "$1" |
-		grep -q 'futex_numa_mpol: Test terminated by timeout$'
+	[ ! -s "$EVIDENCE" ] || section "evidence $name $t" <"$EVIDENCE"
 }
 
 # kselftest NAME TEST...: run futex tests one at a time, each with its own
-# timeout, and report the TAP as section NAME. A futex_numa_mpol that
-# failed as numa_race() describes runs once more, reported as NAME-again;
-# tests/verdicts.py decides what that is worth.
+# timeout, and report the TAP as section NAME.
 kselftest()
 {
-	local name=$1 tap=/tmp/$1.tap one=/tmp/$1.one again=/tmp/$1.again t
+	local name=$1 tap=/tmp/$1.tap t
 
 	shift
 	log "$name: $# futex tests, ${kst_timeout}s each"
 	# The runner appends to /dev/stdout: append here too, or the two
 	# file offsets overwrite each other.
 	: >"$tap"
-	: >"$again"
 	for t in "$@"; do
-		: >"$one"
-		kselftest_one "$t" "$kst_timeout" >>"$one"
-		cat "$one" >>"$tap"
-		if [ "$t" = futex_numa_mpol ] && numa_race "$one"; then
-			log "$name: $t timed out in its first test, once more"
-			kselftest_one "$t" "$kst_timeout" >>"$again"
-		fi
+		kselftest_one "$t" "$kst_timeout" "$name" >>"$tap"
 	done
 	section "$name" <"$tap"
-	[ ! -s "$again" ] || section "$name-again" <"$again"
 }
 
 # futex_priv_hash checks the automatic increase of the private hash only
@@ -309,7 +303,7 @@ step_failfutex()
 	log "failfutex: $(echo "$tests" | wc -w) programs, futex_badinput and stress-ng for ${secs}s, 10% of fail_futex sites failing"
 	: >$tap
 	for p in $tests; do
-		kselftest_one "$p" $(($(cases "$p") * 30 + 30)) >>$tap
+		kselftest_one "$p" $(($(cases "$p") * 30 + 30)) failfutex >>$tap
 	done
 	{
 		rc=0
@@ -331,16 +325,20 @@ step_failfutex()
 	section failfutex <$out
 }
 
-# Concurrent first waiters on a FUTEX2_NUMA futex (guest/futex_numa_race.c):
-# a lost wakeup in get_futex_key() that the series does not touch, shown
-# by hand, not judged.
+# The FUTEX2_NUMA first-waiter race (fixes/), by its kselftest alone:
+# make check runs it on the kernel without the fix, where it must fail.
 step_numarace()
 {
-	log "numarace: 16 and 64 waiters"
-	{
-		bounded 300 /guest/bin/futex_numa_race 16 40
-		bounded 300 /guest/bin/futex_numa_race 64 20
-	} 2>&1 | section numarace
+	kselftest numarace futex_numa_race
+}
+
+# futex_numa_mpol first, then every test of step kselftest: a guest of
+# make boots, which boots each kernel again and again to see whether the
+# first run after boot hangs.
+step_firstrun()
+{
+	kselftest firstrun futex_numa_mpol
+	step_kselftest
 }
 
 # A soak of soak_secs seconds in all:

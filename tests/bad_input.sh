@@ -246,6 +246,79 @@ test_escapes_its_group()
 	[ "$out" = "rc=124" ] && [ $((SECONDS - t0)) -lt 30 ]
 }
 
+# A futex waiter that is never woken (the word holds 42), in a process
+# group of its own; with an argument, its parent kills that group after
+# that many seconds, as kselftest_harness.h kills a test case that ran out
+# of time.
+HANG_C='#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+static unsigned int word = 42;
+int main(int argc, char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 42, NULL, NULL, 0);
+		_exit(0);
+	}
+	if (argc < 2)
+		return waitpid(pid, NULL, 0) < 0;
+	sleep(atoi(argv[1]));
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return 1;
+}'
+
+# evidence_of SECS HANG-ARGS...: run the waiter above under guest/run.sh's
+# bounded() with a deadline of SECS, kill_evidence.so preloaded; print the
+# evidence it left.
+evidence_of()
+{
+	local secs=$1 tmp rc=0
+
+	shift
+	tmp=$(mktemp -d)
+	printf '%s\n' "$HANG_C" >"$tmp/hang.c"
+	gcc -O2 -o "$tmp/hang" "$tmp/hang.c" &&
+		gcc -O2 -shared -fPIC -o "$tmp/kill_evidence.so" \
+			"$TOP/guest/lib/kill_evidence.c" -ldl &&
+		GUEST_RUN_LIB=1 GUEST_DIR=$TOP/guest busybox sh -c \
+			'. "$1"; shift; bounded "$@"; cat "$EVIDENCE"' sh "$TOP/guest/run.sh" \
+			"$secs" env LD_PRELOAD="$tmp/kill_evidence.so" "$tmp/hang" "$@" || rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
+# What a kselftest_harness timeout leaves: the waiter's state, system call,
+# stack and futex word, recorded before the kill.
+evidence_of_test_timeout()
+{
+	local out
+
+	out=$(evidence_of 30 2)
+	echo "$out"
+	echo "$out" | grep -q '^evidence at .*: process group [0-9]* with signal 9$' &&
+		echo "$out" | grep -q '^thread [0-9]* (hang): state S, wchan ' &&
+		echo "$out" | grep -q '^  syscall 202 0x[0-9a-f]* 0x80 0x2a ' &&
+		echo "$out" | grep -q '^  futex 0x[0-9a-f]*: 0000002a$'
+}
+
+# What the guest's own deadline leaves, before it kills a run.
+evidence_of_guest_deadline()
+{
+	local out
+
+	out=$(evidence_of 2)
+	echo "$out"
+	echo "$out" | grep -q "^evidence at .*: the guest's deadline of 2 s$" &&
+		[ "$(echo "$out" | grep -c '^  futex 0x[0-9a-f]*: 0000002a$')" = 1 ]
+}
+
 kernel_missing()
 {
 	local tmp

@@ -104,8 +104,9 @@ export_roundtrip()
 	local tmp
 
 	tmp=$(mktemp -d)
-	"$BIN/export.sh" "$tmp" &&
-		diff -r "$SERIES" "$tmp" >&2
+	"$BIN/export.sh" "$tmp/series" "$tmp/fixes" &&
+		diff -r "$SERIES" "$tmp/series" >&2 &&
+		diff -r "$FIXES" "$tmp/fixes" >&2
 	local rc=$?
 	rm -rf "$tmp"
 	return $rc
@@ -144,19 +145,33 @@ t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_work
 t "bad settings are refused before any work, one line each" bad_settings || true
 t "make run boots its second pair of guests with MANY_VCPUS vCPUs" many_vcpus || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
+t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
+t "a guest run killed at its deadline leaves its futex waiter's state and words" evidence_of_guest_deadline || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
 for p in $(fixes_patches) $(series_patches); do
 	t "checkpatch --strict: $(basename "$p")" checkpatch "$p" || true
 done
-t "export regenerates series/ byte for byte" export_roundtrip || true
+t "export regenerates series/ and fixes/ byte for byte" export_roundtrip || true
 t "the futex documentation is valid reST" \
 	rst2html --halt=warning --report=warning "$TREE/Documentation/locking/futex-hash.rst" /dev/null || true
 t "LKMM litmus tests of the orderings give their Result: lines" litmus || true
 
+# Leave the trees where bin/tree.sh put them whatever happens below.
+trap 'git -C "$TREE" checkout -q futex-series 2>/dev/null || true
+	git -C "$TREE_BASE" checkout -q --detach base 2>/dev/null || true' EXIT
+# The base source without fixes/ (tag upstream), where each fix's test must
+# fail: built first in the base worktree, which then moves on to base and
+# rebuilds only what the fixes change.
+rm -rf "$CHECK/upstream"
+if [ -n "$(fixes_patches)" ]; then
+	git -C "$TREE_BASE" checkout -q --detach upstream ||
+		{ not_ok "checkout of upstream" "git checkout upstream failed"; finish; exit 1; }
+	stage "debug kernel builds without fixes/" "$BIN/build.sh" upstream-debug "$TREE_BASE" debug
+	git -C "$TREE_BASE" checkout -q --detach base ||
+		{ not_ok "checkout of base" "git checkout base failed"; finish; exit 1; }
+fi
 stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE_BASE" debug
-# Leave the tree on its branch whatever happens in the loop.
-trap 'git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
 commits=$(git -C "$TREE" rev-list --reverse base..patched) ||
 	{ not_ok "series commits are listed" "git rev-list base..patched failed"; finish; exit 1; }
 total=$(echo "$commits" | wc -w)
@@ -174,6 +189,9 @@ git -C "$TREE" checkout -q futex-series
 
 stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
 stage "initramfs is packed" "$BIN/initramfs.sh"
+[ -z "$(fixes_patches)" ] ||
+	stage "debug kernel without fixes/ boots and runs their tests" \
+		"$BIN/boot.sh" upstream-debug "$CHECK/upstream" numarace
 stage "base debug kernel boots and runs the tests" \
 	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput
 stage "patched debug kernel boots and runs the tests" \
@@ -189,6 +207,13 @@ MANY=18
 stage "patched kernel builds" "$BIN/build.sh" patched "$TREE" futex
 stage "patched kernel boots with $MANY vCPUs and runs the private hash tests" \
 	env VCPUS=$MANY "$BIN/boot.sh" patched "$CHECK/patched-many" resize
+
+# One mutant of make mutants, to keep that target honest: the plain
+# patched kernel with futex_q_unlock() keeping its waiter count.
+MUTANT=b-unlock-keeps-waiter-count
+rm -rf "$CHECK/mutants"
+stage "patched kernel with mutant $MUTANT builds and runs the tests" \
+	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT"
 
 verdicts=$LOGS/verdicts.out
 if python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE" >"$verdicts" 2>&1; then

@@ -59,37 +59,14 @@ class ParseKselftest(unittest.TestCase):
 
     def test_timeout_counts_as_failure(self):
         self.assertIn("futex_requeue_pi # TIMEOUT 300 seconds", self.ks.failed)
+        self.assertIn("futex_requeue_pi", self.ks.timeouts)
 
-
-NUMA_MPOL = """\
-# selftests: futex/functional: futex_numa_mpol
-# #  RUN           global.futex_numa_mpol ...
-# # futex_numa_mpol.c:159:futex_numa_mpol:Regular test
-# # futex_numa_mpol: Test terminated by timeout
-# #          FAIL  global.futex_numa_mpol
-# not ok 1 global.futex_numa_mpol
-not ok 1 selftests: futex/functional: futex_numa_mpol # exit=1
-"""
-
-
-class NumaRace(unittest.TestCase):
-    def again(self, verdict):
-        return compare.parse_kselftest(
-            f"# selftests: futex/functional: futex_numa_mpol\n"
-            f"{verdict} 1 selftests: futex/functional: futex_numa_mpol\n")
-
-    def test_race_passed_again(self):
-        self.assertTrue(compare.numa_race(NUMA_MPOL, self.again("ok")))
-
-    def test_race_failed_again(self):
-        self.assertFalse(compare.numa_race(NUMA_MPOL, self.again("not ok")))
-
-    def test_race_not_run_again(self):
-        self.assertFalse(compare.numa_race(NUMA_MPOL, None))
-
-    def test_other_failure_is_no_race(self):
-        other = NUMA_MPOL.replace("Test terminated by timeout", "Expected 0 (0) == -1")
-        self.assertFalse(compare.numa_race(other, self.again("ok")))
+    def test_test_case_timeout_is_a_timeout(self):
+        with open(os.path.join(os.path.dirname(__file__), "data", "verdicts", "captures",
+                               "numa_mpol_timeout")) as f:
+            ks = compare.parse_kselftest(f.read())
+        self.assertEqual(ks.timeouts, ["futex_numa_mpol"])
+        self.assertEqual(self.ks.timeouts, ["futex_requeue_pi"])
 
 
 class ParseOther(unittest.TestCase):

@@ -5,12 +5,17 @@
 Usage: tests/verdicts.py CHECK_DIR TREE
        tests/verdicts.py --soak DIR...	(make soak: each DIR one guest's results)
        tests/verdicts.py --sanitize DIR...	(make sanitize: likewise)
+       tests/verdicts.py --boots DIR	(make boots: DIR/KERNEL-N, one per boot)
+       tests/verdicts.py --mutants DIR	(make mutants: DIR/MUTANT, one per mutant)
 
-CHECK_DIR holds base/ and patched/ as written by bin/boot.sh; TREE is the
-kernel tree whose rcutorture console-badness.sh scans the consoles.
+CHECK_DIR holds base/, patched/, patched-many/ and, where fixes/ has
+patches, upstream/ (the base source without them), as written by
+bin/boot.sh; TREE is the kernel tree whose rcutorture console-badness.sh
+scans the consoles.
 """
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bin"))
@@ -30,25 +35,12 @@ def verdict(ok, name, why=""):
         print(why)
 
 
-def failed_kselftests(name, kn):
-    """The failed kselftest programs of a guest, less a futex_numa_mpol that
-    timed out in its first test (compare.numa_race()) and passed when run
-    again, which gets a line of its own."""
-    ks = kn["kselftest"]
-    if not kn["numa_race"]:
-        return ks.failed
-    verdict(True, f"{name}: {compare.NUMA_RACE} timed out in its first test, a lost "
-            "FUTEX2_NUMA waiter (README: \"A lost wakeup outside the series\"), and "
-            "passed when run again")
-    return [f for f in ks.failed if not f.startswith(compare.NUMA_RACE + " ")]
-
-
 def check_kselftests(k):
     """Every futex kselftest the 8-vCPU guest runs passes; none is skipped."""
     ks = k["patched"]["kselftest"]
     if ks is None:
         return verdict(False, "patched: futex kselftests ran", "no kselftest section")
-    failed = failed_kselftests("patched", k["patched"])
+    failed = [compare.with_evidence("patched", f, k["patched"]["evidence"]) for f in ks.failed]
     total = ks.programs["pass"] + ks.programs["fail"] + ks.programs["skip"]
     skipped = sorted(t for t, v in ks.results.items() if v == "skip")
     verdict(total > 0 and not failed and not skipped and not ks.programs["skip"],
@@ -195,7 +187,7 @@ def check_soak(name, kn):
 
 def check_sanitized(name, kn):
     ks, b = kn["kselftest"], kn["badinput"]
-    failed = failed_kselftests(name, kn) if ks else []
+    failed = [compare.with_evidence(name, f, kn["evidence"]) for f in ks.failed] if ks else []
     verdict(ks is not None and not failed and ks.programs["pass"] > 0,
             f"{name}: the futex kselftests pass "
             f"({ks.programs['pass'] + ks.programs['fail'] - len(failed) if ks else 0} programs)",
@@ -208,6 +200,127 @@ def check_sanitized(name, kn):
             kn["badness"][0] if kn["badness"] else "console missing")
 
 
+# The FUTEX2_NUMA first-waiter race of fixes/: the kselftest that the fix
+# adds, its one case, and what it logs when a wake misses a waiter.
+NUMA_RACE = "futex_numa_race"
+NUMA_RACE_CASE = NUMA_RACE + ":global.first_waiters_agree_on_node"
+NUMA_RACE_LOST = re.compile(r"first_waiters_agree_on_node:round (\d+): a wake on node (-?\d+), "
+                            r"the word's node, missed (\d+) of (\d+) waiters")
+NUMA_RACE_ROUNDS = re.compile(r"first_waiters_agree_on_node:(\d+) rounds of (\d+) waiters "
+                              r"on (\d+) nodes")
+
+
+def check_numa_race(run, k):
+    """The race test fails on the base source without fixes/, for the reason
+    it exists (a wake missed a queued waiter), and passes with them."""
+    d = os.path.join(run, "upstream")
+    if not os.path.isdir(d):
+        return
+    up = compare.read_kernel(d)
+    text = up["numarace"] or ""
+    lost = NUMA_RACE_LOST.search(text)
+    ks = compare.parse_kselftest(text)
+    verdict(ks.results.get(NUMA_RACE_CASE) == "fail" and lost is not None,
+            f"without fixes/: {NUMA_RACE} fails, a wake on the node the futex names "
+            f"misses {lost.group(3) if lost else '?'} of {lost.group(4) if lost else '?'} "
+            f"queued waiters (round {lost.group(1) if lost else '?'})",
+            f"{NUMA_RACE_CASE}: {ks.results.get(NUMA_RACE_CASE, 'missing')}"
+            f"{'' if lost else ', no missed waiter reported'}")
+    for name in compare.KERNELS:
+        kn = k[name]["kselftest"]
+        res = kn.results.get(NUMA_RACE_CASE) if kn else None
+        rounds = NUMA_RACE_ROUNDS.search(k[name]["kselftest_text"] or "")
+        verdict(res == "pass" and rounds is not None and int(rounds.group(3)) >= 2,
+                f"{name}: {NUMA_RACE} passes "
+                f"({rounds.group(1) + ' rounds of ' + rounds.group(2) + ' waiters' if rounds else 'no rounds'})",
+                f"{NUMA_RACE_CASE}: {res or 'missing'}")
+
+
+def boots(d):
+    """make boots: per kernel, whether futex_numa_mpol, run first after
+    boot, or any kselftest after it hung (was stopped for its time)."""
+    runs = {}
+    for name in sorted(os.listdir(d)):
+        m = re.match(r"^(.+)-(\d+)$", name)
+        if m:
+            runs.setdefault(m.group(1), []).append((int(m.group(2)), os.path.join(d, name)))
+    for kernel, dirs in sorted(runs.items()):
+        first, hung, failed, bad = [], [], {}, []
+        for i, path in sorted(dirs):
+            kn = compare.read_kernel(path)
+            fr = compare.parse_kselftest(kn["firstrun"] or "")
+            ks = kn["kselftest"]
+            if kn["end"] is None or ks is None:
+                bad.append(f"boot {i}: no complete results")
+                continue
+            where = os.path.basename(path)
+            if fr.programs["pass"] != 1:
+                ev = kn["evidence_all"]["firstrun"]
+                first += [f"boot {i}: " + compare.with_evidence(where, f, ev)
+                          for f in fr.failed or ["futex_numa_mpol did not run"]]
+            hung += [f"boot {i}: " + compare.with_evidence(where, t, kn["evidence"])
+                     for t in ks.timeouts]
+            for f in ks.failed:
+                failed.setdefault(f.split()[0], []).append(i)
+        n = len(dirs)
+        ran = n - len(bad)
+        verdict(not bad, f"{kernel}: {ran} of {n} boots reported their results", "; ".join(bad))
+        verdict(not first, f"{kernel}: futex_numa_mpol, first after boot, passed in "
+                f"{ran - len(first)} of {ran} boots", "; ".join(first))
+        verdict(not hung, f"{kernel}: no futex kselftest after it hung, in {ran} boots "
+                f"({len(hung)} hangs)", "; ".join(hung[:10]))
+        for t, boots_failed in sorted(failed.items()):
+            print(f"# {kernel}: {t} failed in {len(boots_failed)} of {ran} boots")
+    return 1 if FAILED else 0
+
+
+def check_mutant(d, patch):
+    """Which checks of one mutant's guest failed: the quick kselftests, the
+    FUTEX2_NUMA race test, the precheck count and the waiter count, as
+    the patched kernel passes them, and a clean console."""
+    kn = compare.read_kernel(d)
+    caught = []
+    if kn["end"] is None:
+        caught.append("the guest did not finish")
+    ks, nr = kn["kselftest"], compare.parse_kselftest(kn["numarace"] or "")
+    if ks is None or not ks.programs["pass"]:
+        caught.append("no kselftest results")
+    else:
+        caught += [compare.with_evidence(os.path.basename(d), f, kn["evidence"]) for f in ks.failed]
+    if nr.programs["pass"] != 1:
+        caught += nr.failed or [NUMA_RACE + " did not run"]
+    for kind, (waits, bucket) in sorted((kn["precheck"] or {}).items()):
+        if bucket:
+            caught.append(f"{bucket} of {waits} mismatched {kind} waits reached the bucket")
+    for kind in ("private", "shared"):
+        v = (kn["waiters"] or {}).get(kind)
+        if not v:
+            caught.append(f"no waiter count for aborted {kind} waits")
+        elif v["busy"] or v["woken"] != 1 or v["waiter_busy"] < 1:
+            caught.append(f"after aborted {kind} waits {v['busy']} wakes saw a waiter count "
+                          f"(woken {v['woken']})")
+    caught += [f"console: {b}" for b in kn["badness"] or []][:1]
+    with open(patch) as f:
+        why = [line.split(":", 1)[1].strip() for line in f
+               if line.startswith("Not caught here:")]
+    return caught, " ".join(why)
+
+
+def mutants(d):
+    """make mutants: every mutant of tests/mutants/ is caught, or its patch
+    says why it cannot be here ("Not caught here: ...")."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mutants")
+    for name in sorted(os.listdir(d)):
+        caught, why = check_mutant(os.path.join(d, name), os.path.join(here, name + ".patch"))
+        if caught:
+            verdict(True, f"mutant {name} is caught: {'; '.join(caught[:3])}")
+        elif why:
+            verdict(True, f"mutant {name} survives # SKIP not caught here: {why}")
+        else:
+            verdict(False, f"mutant {name} is caught", "every check passed on it")
+    return 1 if FAILED else 0
+
+
 def main(argv):
     # make sanitize and make soak: each DIR is one guest's results.
     per_guest = {"--sanitize": [check_sanitized], "--soak": [check_failfutex, check_soak]}
@@ -217,7 +330,13 @@ def main(argv):
             for check in per_guest[argv[1]]:
                 check(os.path.basename(d), kn)
         return 1 if FAILED else 0
+    if argv[1] == "--boots":
+        return boots(argv[2])
+    if argv[1] == "--mutants":
+        return mutants(argv[2])
     run, tree = argv[1], argv[2]
+    # Every console, the guests' own included, is scanned with TREE's script.
+    compare.TREE = tree
     k = {name: compare.read_kernel(os.path.join(run, name)) for name in compare.KERNELS}
     check_kselftests(k)
     check_console(run, tree)
@@ -226,8 +345,11 @@ def main(argv):
     check_resize(run, k)
     check_semantics(k)
     check_badinput(k)
+    check_numa_race(run, k)
     check_failfutex("patched", k["patched"])
     check_soak("patched", k["patched"])
+    if os.path.isdir(os.path.join(run, "mutants")):
+        mutants(os.path.join(run, "mutants"))
     return 0
 
 

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "mutant": build the patched kernel with one deliberate bug of
+# tests/mutants/ applied, and boot it with the quick futex kselftests, the
+# FUTEX2_NUMA race test and the guest checks of the precheck and of the
+# waiter count. tests/verdicts.py --mutants then says whether they caught
+# it. The tree is put back at "patched" afterwards; the one file the
+# mutant changed is rebuilt by the next build of the patched kernel.
+#
+# Usage: bin/mutant.sh MUTANT DIR
+#	MUTANT	 a patch of tests/mutants/, without .patch
+#	DIR	 where the guest's results go
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+MUTANTS=$TOP/tests/mutants
+STEPS=quick,numarace,precheck,waiters
+
+name=${1:?mutant}
+dir=${2:?result dir}
+patch=$MUTANTS/$name.patch
+[ -f "$patch" ] || die "mutant: no $patch"
+
+g() { git -C "$TREE" "$@"; }
+
+if [ "$(g rev-parse HEAD)" != "$(g rev-parse patched)" ] || ! g diff --quiet HEAD; then
+	die "mutant: $TREE is not a clean checkout of tag patched; run bin/tree.sh first"
+fi
+trap 'g checkout -q -f -- .' EXIT
+g apply "$patch" || die "mutant: $name does not apply to the patched tree"
+progress "mutant: $name ($(g diff --stat | tail -n 1 | sed 's/^ *//'))"
+"$TOP/bin/build.sh" "mutant-$name" "$TREE" futex
+g checkout -q -f -- .
+trap - EXIT
+"$TOP/bin/boot.sh" "mutant-$name" "$dir" "$STEPS"

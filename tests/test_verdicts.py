@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of tests/verdicts.py, on result sections that real guests
+reported (tests/data/verdicts/README): passing, failing, hung and missing.
+Run before any kernel is built."""
+
+import contextlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import verdicts  # noqa: E402
+
+DATA = os.path.join(HERE, "data", "verdicts")
+# A stand-in for the kernel tree's rcutorture console-badness.sh.
+BADNESS = "grep -E 'WARNING:|BUG:|Oops:|Call Trace:' || true\n"
+
+
+def block(text, prog):
+    """The lines of one kselftest program in a kselftest section."""
+    lines, out, on = text.splitlines(keepends=True), [], False
+    for line in lines:
+        on = on or line.startswith(f"# selftests: futex/functional: {prog}\n")
+        if on:
+            out.append(line)
+            if line.startswith(f"# took {prog} "):
+                break
+    return "".join(out)
+
+
+class Guests(unittest.TestCase):
+    """A copy of the passing results to break, and the verdicts on it."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.run_dir = os.path.join(self.tmp, "check")
+        shutil.copytree(os.path.join(DATA, "pass"), self.run_dir)
+        script = os.path.join(self.tmp, "tree/tools/testing/selftests/rcutorture/bin")
+        os.makedirs(script)
+        with open(os.path.join(script, "console-badness.sh"), "w") as f:
+            f.write(BADNESS)
+        self.tree, verdicts.compare.TREE = verdicts.compare.TREE, os.path.join(self.tmp, "tree")
+        verdicts.FAILED.clear()
+
+    def tearDown(self):
+        verdicts.compare.TREE = self.tree
+        shutil.rmtree(self.tmp)
+
+    def path(self, *names):
+        return os.path.join(self.run_dir, *names)
+
+    def read(self, *names):
+        with open(self.path(*names)) as f:
+            return f.read()
+
+    def write(self, text, *names):
+        with open(self.path(*names), "w") as f:
+            f.write(text)
+
+    def replace_program(self, kernel, prog, new):
+        text = self.read(kernel, "kselftest")
+        old = block(text, prog)
+        self.assertTrue(old, f"{prog} in {kernel}'s kselftest section")
+        self.write(text.replace(old, new), kernel, "kselftest")
+
+    def verdicts(self, *argv):
+        """The TAP lines of a verdicts.py run: {name: ok}, and the output."""
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = verdicts.main(["verdicts.py", *argv])
+        lines = {}
+        for line in out.getvalue().splitlines():
+            if line.startswith("ok "):
+                lines[line[3:]] = True
+            elif line.startswith("not ok "):
+                lines[line[7:]] = False
+        return rc, lines, out.getvalue()
+
+    def check(self):
+        return self.verdicts(self.run_dir, os.path.join(self.tmp, "tree"))
+
+    def failing(self, lines):
+        return [name for name, ok in lines.items() if not ok]
+
+    def test_pass(self):
+        _, lines, out = self.check()
+        self.assertGreater(len(lines), 20)
+        self.assertEqual(self.failing(lines), [], out)
+
+    def test_hung_kselftest_names_its_evidence(self):
+        with open(os.path.join(DATA, "captures", "numa_mpol_timeout")) as f:
+            self.replace_program("patched", "futex_numa_mpol", f.read())
+        self.write("evidence at 99.1 s of uptime: process group 7 with signal 9\n",
+                   "patched", "evidence_kselftest_futex_numa_mpol")
+        _, lines, out = self.check()
+        bad = self.failing(lines)
+        self.assertEqual(len(bad), 1, out)
+        self.assertTrue(bad[0].startswith("patched debug kernel passes the futex kselftests"))
+        self.assertIn("failed: futex_numa_mpol # exit=1 "
+                      "(evidence: patched/evidence_kselftest_futex_numa_mpol)", out)
+
+    def test_race_test_passing_without_the_fix(self):
+        self.write(block(self.read("base", "kselftest"), "futex_numa_race"),
+                   "upstream", "numarace")
+        _, lines, out = self.check()
+        self.assertEqual([b.split(":")[0] for b in self.failing(lines)], ["without fixes/"], out)
+
+    def test_race_test_failing_with_the_fix(self):
+        self.replace_program("patched", "futex_numa_race", self.read("upstream", "numarace"))
+        _, lines, out = self.check()
+        bad = self.failing(lines)
+        self.assertTrue(any(b.startswith("patched: futex_numa_race passes") for b in bad), out)
+
+    def test_missing_sections(self):
+        os.remove(self.path("patched", "precheck"))
+        shutil.rmtree(self.path("patched-many"))
+        _, lines, out = self.check()
+        bad = self.failing(lines)
+        self.assertIn("precheck counted for private waits", bad, out)
+        self.assertTrue(any(b.startswith("patched-many: the replacement tests pass") for b in bad), out)
+        self.assertTrue(any(b.startswith("patched-many: futex_priv_hash passes") for b in bad), out)
+
+    def test_boots_count_a_first_run_that_hangs(self):
+        boots = os.path.join(self.tmp, "boots")
+        with open(os.path.join(DATA, "captures", "numa_mpol_timeout")) as f:
+            hang = "TAP version 13\n1..1\n" + f.read()
+        for name, first in (("base-1", None), ("patched-1", hang)):
+            d = os.path.join(boots, name)
+            shutil.copytree(self.path(name.split("-")[0]), d)
+            with open(os.path.join(d, "firstrun"), "w") as f:
+                f.write(first or "TAP version 13\n1..1\n" + block(self.read("base", "kselftest"),
+                                                                  "futex_numa_mpol"))
+        rc, lines, out = self.verdicts("--boots", boots)
+        self.assertEqual(rc, 1)
+        self.assertEqual(self.failing(lines),
+                         ["patched: futex_numa_mpol, first after boot, passed in 0 of 1 boots"], out)
+
+    def test_mutants(self):
+        mutants = os.path.join(self.tmp, "mutants")
+        for name in ("b-unlock-keeps-waiter-count", "c-waiters-pending-no-mb",
+                     "e-rehash-skips-last-bucket"):
+            d = os.path.join(mutants, name)
+            shutil.copytree(self.path("patched"), d)
+            with open(os.path.join(d, "numarace"), "w") as f:
+                f.write("TAP version 13\n1..1\n" +
+                        block(self.read("patched", "kselftest"), "futex_numa_race"))
+        with open(os.path.join(mutants, "b-unlock-keeps-waiter-count", "waiters"), "w") as f:
+            f.write("private aborted=6000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n"
+                    "shared aborted=7000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n")
+        rc, lines, out = self.verdicts("--mutants", mutants)
+        self.assertEqual(rc, 1)
+        self.assertTrue(lines["mutant b-unlock-keeps-waiter-count is caught: after aborted "
+                              "private waits 3000 wakes saw a waiter count (woken 1); after "
+                              "aborted shared waits 3000 wakes saw a waiter count (woken 1)"], out)
+        self.assertTrue(any(n.startswith("mutant c-waiters-pending-no-mb survives # SKIP")
+                            for n in lines), out)
+        self.assertEqual(self.failing(lines), ["mutant e-rehash-skips-last-bucket is caught"], out)
+
+
+if __name__ == "__main__":
+    unittest.main()
