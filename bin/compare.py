@@ -409,7 +409,7 @@ def _secs(done, seconds):
 
 
 def _share(refstate):
-    """Share of futex_ref_get() calls that found FR_ATOMIC (1), of all."""
+    """Share of references dropped in FR_ATOMIC (1), of all."""
     total = sum(refstate.values())
     return f"{refstate.get(1, 0) / total:.2%} of {total:,}" if total else "-"
 

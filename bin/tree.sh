@@ -4,6 +4,9 @@
 # "upstream"), the fixes of fixes/ on it (tag "base": what the series is
 # tested against, as b4 would list them as prerequisites) and the series
 # applied on top with git am (tag "patched"), plus a worktree of the base.
+# The series' patches for stable (Cc: stable@vger.kernel.org) are applied
+# to the base source alone as well (tag "stable"): they must apply and
+# work without fixes/ and without the rest of the series.
 # Reruns reuse the tree and re-apply the series only when it changed.
 #
 # The cover letter's text is kept as the branch description, so that
@@ -87,8 +90,23 @@ cover_description()
 	' "$cover" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
+# The series' patches that are marked for stable.
+stable_patches()
+{
+	local p
+
+	for p in $(series_patches); do
+		if grep -q -i '^Cc: stable@vger.kernel.org' "$p"; then echo "$p"; fi
+	done
+}
+
 apply_series()
 {
+	g checkout -q -f --detach upstream
+	g tag -d stable >/dev/null 2>&1 || true
+	# shellcheck disable=SC2046 # one name per patch
+	am $(stable_patches)
+	g tag -f stable >/dev/null
 	g checkout -q -f "$BRANCH"
 	g reset -q --hard base
 	g config branch."$BRANCH".description "$(cover_description)"
@@ -134,10 +152,11 @@ fi
 
 sum=$(cat "$SERIES"/*.patch 2>/dev/null | sha256sum)
 if [ "$(cat "$BUILD/tree.series" 2>/dev/null)" != "$sum" ] ||
+   ! g rev-parse -q --verify stable >/dev/null ||
    [ "$(g rev-parse -q --verify HEAD)" != "$(g rev-parse -q --verify patched)" ]; then
 	apply_series
 	echo "$sum" >"$BUILD/tree.series"
-	progress "tree: $(series_patches | wc -l) patches applied on $(g describe --always base)"
+	progress "tree: $(series_patches | wc -l) patches applied on $(g describe --always base), $(stable_patches | wc -l) of them on $(g describe --always upstream) too"
 else
 	progress "tree: series unchanged, $(g describe --always patched)"
 fi

@@ -149,10 +149,11 @@ step_kselftest()
 
 # The kselftests of what the series changes, for a sanitizer kernel in
 # make check: refused waits and their error precedence, waits, wakes,
-# requeues, futex_waitv and the private hash replacement. Same section as
-# step kselftest.
+# requeues, futex_waitv and the private hash replacement, under load, with
+# a futex operation stalled in a fault and with a starved reference holder.
+# Same section as step kselftest.
 QUICK_TESTS="futex_wait_wouldblock futex_wait futex_requeue futex_waitv
-futex_hash_resize"
+futex_hash_resize futex_hash_drain"
 
 step_quick()
 {
@@ -164,15 +165,17 @@ step_quick()
 step_resize()
 {
 	# shellcheck disable=SC2086 # a list of test names
-	kselftest resize $MANY_CPUS_TESTS futex_hash_resize
+	kselftest resize $MANY_CPUS_TESTS futex_hash_resize futex_hash_drain
 }
 
 # Private hash replacement under load: time to the auto-scaled size after a
 # ramp and PR_FUTEX_HASH_SET_SLOTS latency, each with the load's ops/s after
 # it, at 16, 64 and 256 threads; then, in the steady state after a ramp to
-# 64 threads, how the hash references were taken, from a histogram of the
-# state that futex_ref_get() finds (0 FR_PERCPU, 1 FR_ATOMIC, 2 FR_DRAIN
-# where the kernel has it).
+# 64 threads, how the hash references were counted, from a histogram of the
+# state that futex_private_hash_put() finds as the references are dropped
+# (0 FR_PERCPU, 1 FR_ATOMIC, 2 FR_DRAIN, 3 FR_STALLED where the kernel has
+# them): every reference taken is dropped there, and unlike
+# futex_ref_get() it is out of line on every kernel.
 step_resizebench()
 {
 	local t=/sys/kernel/tracing ev=futex_ref mode n
@@ -185,7 +188,7 @@ step_resizebench()
 				>>/tmp/resizebench.txt 2>&1
 		done
 	done
-	if echo "p:$ev futex_ref_get state=+0(%di):s32" >>$t/kprobe_events 2>/dev/null &&
+	if echo "p:$ev futex_private_hash_put state=+0(%di):s32" >>$t/kprobe_events 2>/dev/null &&
 	   echo 'hist:keys=state:pause' >$t/events/kprobes/$ev/trigger; then
 		log "resizebench: reference states after a ramp to 64 threads"
 		/guest/bin/futex_resize_bench ramp 64 "$bench_secs" \
@@ -195,7 +198,7 @@ step_resizebench()
 		echo '!hist:keys=state' >$t/events/kprobes/$ev/trigger
 		echo "-:$ev" >>$t/kprobe_events
 	else
-		echo "error no kprobe on futex_ref_get" >>/tmp/resizebench.txt
+		echo "error no kprobe on futex_private_hash_put" >>/tmp/resizebench.txt
 	fi
 	section resizebench </tmp/resizebench.txt
 }

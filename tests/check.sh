@@ -160,17 +160,17 @@ t "LKMM litmus tests of the orderings give their Result: lines" litmus || true
 # Leave the trees where bin/tree.sh put them whatever happens below.
 trap 'git -C "$TREE" checkout -q futex-series 2>/dev/null || true
 	git -C "$TREE_BASE" checkout -q --detach base 2>/dev/null || true' EXIT
-# The base source without fixes/ (tag upstream), where each fix's test must
-# fail: built first in the base worktree, which then moves on to base and
-# rebuilds only what the fixes change.
-rm -rf "$CHECK/upstream"
-if [ -n "$(fixes_patches)" ]; then
-	git -C "$TREE_BASE" checkout -q --detach upstream ||
-		{ not_ok "checkout of upstream" "git checkout upstream failed"; finish; exit 1; }
-	stage "debug kernel builds without fixes/" "$BIN/build.sh" upstream-debug "$TREE_BASE" debug
-	git -C "$TREE_BASE" checkout -q --detach base ||
-		{ not_ok "checkout of base" "git checkout base failed"; finish; exit 1; }
-fi
+# The base source with the series' stable patches alone and without
+# fixes/ (tag stable), where each fix's test must fail and the stable
+# patches' tests must pass: built first in the base worktree, which then
+# moves on to base and rebuilds only what differs.
+rm -rf "$CHECK/stable"
+git -C "$TREE_BASE" checkout -q --detach stable ||
+	{ not_ok "checkout of stable" "git checkout stable failed"; finish; exit 1; }
+stage "debug kernel builds on $(git -C "$TREE" describe --always upstream) with the series' stable patches alone" \
+	"$BIN/build.sh" stable-debug "$TREE_BASE" debug
+git -C "$TREE_BASE" checkout -q --detach base ||
+	{ not_ok "checkout of base" "git checkout base failed"; finish; exit 1; }
 stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE_BASE" debug
 commits=$(git -C "$TREE" rev-list --reverse base..patched) ||
 	{ not_ok "series commits are listed" "git rev-list base..patched failed"; finish; exit 1; }
@@ -189,9 +189,8 @@ git -C "$TREE" checkout -q futex-series
 
 stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
 stage "initramfs is packed" "$BIN/initramfs.sh"
-[ -z "$(fixes_patches)" ] ||
-	stage "debug kernel without fixes/ boots and runs their tests" \
-		"$BIN/boot.sh" upstream-debug "$CHECK/upstream" numarace
+stage "debug kernel with the stable patches alone boots and runs the tests of both" \
+	"$BIN/boot.sh" stable-debug "$CHECK/stable" numarace,resize
 stage "base debug kernel boots and runs the tests" \
 	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput
 stage "patched debug kernel boots and runs the tests" \

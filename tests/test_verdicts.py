@@ -106,15 +106,32 @@ class Guests(unittest.TestCase):
 
     def test_race_test_passing_without_the_fix(self):
         self.write(block(self.read("base", "kselftest"), "futex_numa_race"),
-                   "upstream", "numarace")
+                   "stable", "numarace")
         _, lines, out = self.check()
         self.assertEqual([b.split(":")[0] for b in self.failing(lines)], ["without fixes/"], out)
 
     def test_race_test_failing_with_the_fix(self):
-        self.replace_program("patched", "futex_numa_race", self.read("upstream", "numarace"))
+        self.replace_program("patched", "futex_numa_race", self.read("stable", "numarace"))
         _, lines, out = self.check()
         bad = self.failing(lines)
         self.assertTrue(any(b.startswith("patched: futex_numa_race passes") for b in bad), out)
+
+    def test_stable_patch_failing_alone(self):
+        resize = self.read("stable", "resize")
+        self.write(resize.replace("# ok 6 stall.cmp_requeue.set_slots_returns",
+                                  "# not ok 6 stall.cmp_requeue.set_slots_returns"),
+                   "stable", "resize")
+        _, lines, out = self.check()
+        self.assertEqual([b.split(" (")[0] for b in self.failing(lines)],
+                         ["stable: the private hash tests pass on the base source with the "
+                          "stable patches alone"], out)
+
+    def test_drain_test_passing_on_base(self):
+        self.replace_program("base", "futex_hash_drain",
+                             block(self.read("patched", "kselftest"), "futex_hash_drain"))
+        _, lines, out = self.check()
+        self.assertEqual([b.split(" (")[0] for b in self.failing(lines)],
+                         ["base: SET_SLOTS waits for a futex operation stalled in a fault"], out)
 
     def test_missing_sections(self):
         os.remove(self.path("patched", "precheck"))

@@ -8,14 +8,15 @@ Usage: tests/verdicts.py CHECK_DIR TREE
        tests/verdicts.py --boots DIR	(make boots: DIR/KERNEL-N, one per boot)
        tests/verdicts.py --mutants DIR	(make mutants: DIR/MUTANT, one per mutant)
 
-CHECK_DIR holds base/, patched/, patched-many/ and, where fixes/ has
-patches, upstream/ (the base source without them), as written by
-bin/boot.sh; TREE is the kernel tree whose rcutorture console-badness.sh
-scans the consoles.
+CHECK_DIR holds base/, patched/, patched-many/ and stable/ (the base
+source with the series' stable patches alone, without fixes/), as written
+by bin/boot.sh; TREE is the kernel tree whose rcutorture
+console-badness.sh scans the consoles.
 """
 
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bin"))
@@ -97,10 +98,16 @@ PRIV_HASH = "futex_priv_hash"
 # The case that fails on a kernel whose private hash replacement never ends
 # under load: with 64 threads at work the old hash's count never drains.
 RESIZE_BASE_FAILS = RESIZE + ":global.set_slots_completes_under_load_64"
+# A futex operation stalled in a fault, and a starved reference holder:
+# fails on a kernel that holds a reference on the private hash across a
+# fault, passes once none does.
+DRAIN = "futex_hash_drain"
+DRAIN_BASE_FAILS = re.compile(re.escape(DRAIN) + r":stall\.\w+\.set_slots_returns$")
 
 
 def resize_results(ks):
-    return {t: v for t, v in (ks.results.items() if ks else []) if t.startswith(RESIZE + ":")}
+    return {t: v for t, v in (ks.results.items() if ks else [])
+            if t.startswith((RESIZE + ":", DRAIN + ":"))}
 
 
 def check_resize(run, k):
@@ -108,6 +115,12 @@ def check_resize(run, k):
     verdict(base.get(RESIZE_BASE_FAILS) == "fail",
             "base: the replacement test fails (SET_SLOTS does not return under load)",
             f"{RESIZE_BASE_FAILS} on base: {base.get(RESIZE_BASE_FAILS, 'missing')}")
+    stalled = sorted(t.split(".")[1] for t, v in base.items()
+                     if DRAIN_BASE_FAILS.match(t) and v == "fail")
+    verdict(bool(stalled),
+            f"base: SET_SLOTS waits for a futex operation stalled in a fault "
+            f"({', '.join(stalled) or 'no site'})",
+            "no " + DRAIN + " stall.*.set_slots_returns case failed on base")
     many = compare.read_kernel(os.path.join(run, "patched-many"))
     for name, kn in (("patched", k["patched"]), ("patched-many", many)):
         res = resize_results(kn["kselftest"])
@@ -216,11 +229,34 @@ NUMA_RACE_ROUNDS = re.compile(r"first_waiters_agree_on_node:(\d+) rounds of (\d+
                               r"on (\d+) nodes")
 
 
-def check_numa_race(run, k):
+def has_fixes(tree):
+    """Whether fixes/ had patches: the tree's base is not its upstream."""
+    out = subprocess.run(["git", "-C", tree, "rev-list", "--count", "upstream..base"],
+                         capture_output=True, text=True)
+    return out.returncode != 0 or out.stdout.strip() != "0"
+
+
+def check_stable(run):
+    """On the base source with the series' stable patches alone, and
+    without fixes/ (tag stable), the private hash tests pass."""
+    st = compare.read_kernel(os.path.join(run, "stable"))
+    res = resize_results(st["kselftest"])
+    bad = sorted(compare.with_evidence("stable", t, st["evidence"])
+                 for t, v in res.items() if v != "pass")
+    progs = sorted({t.split(":")[0] for t in res})
+    verdict(bool(res) and not bad and progs == sorted((RESIZE, DRAIN)),
+            f"stable: the private hash tests pass on the base source with the stable "
+            f"patches alone ({len(res)} cases of {', '.join(progs) or 'none'})",
+            "failed: " + ", ".join(bad) if bad else f"ran: {', '.join(progs) or 'none'}")
+    verdict(st["badness"] == [], "stable: console clean",
+            st["badness"][0] if st["badness"] else "console missing")
+
+
+def check_numa_race(run, k, tree):
     """The race test fails on the base source without fixes/, for the reason
     it exists (a wake missed a queued waiter), and passes with them."""
-    d = os.path.join(run, "upstream")
-    if not os.path.isdir(d):
+    d = os.path.join(run, "stable")
+    if not os.path.isdir(d) or not has_fixes(tree):
         return
     up = compare.read_kernel(d)
     text = up["numarace"] or ""
@@ -351,7 +387,8 @@ def main(argv):
     check_resize(run, k)
     check_semantics(k)
     check_badinput(k)
-    check_numa_race(run, k)
+    check_stable(run)
+    check_numa_race(run, k, tree)
     check_failfutex("patched", k["patched"])
     check_soak("patched", k["patched"])
     if os.path.isdir(os.path.join(run, "mutants")):
