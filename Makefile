@@ -3,9 +3,16 @@
 #   deps -> base -> tree -> build -> tools -> initramfs -> boot -> compare
 #
 #   make run	apply, build, boot base and patched, kselftest futex,
-#		private hash replacement under load (also with MANY_VCPUS),
-#		perf bench futex hash, print the comparison
+#		private hash replacement under load (also with MANY_VCPUS
+#		on an SNC-like topology), perf bench futex hash, the
+#		blocking paths, scaling curves; print the comparison, plots
 #   make check	the tests (what .ci/run runs)
+#   make native	the same measurements on this machine's own kernel, as
+#		root, into results/native-<release>-<date>/
+#   make compare	compare two result folders, QEMU or native:
+#		make compare BASE=dir PATCHED=dir (results/latest unless set)
+#   make pack	the tools as one tarball, for a machine that cannot build
+#		them (guest/native.sh inside runs them)
 #   make export	regenerate series/ and fixes/ from build/tree's commits
 #   make boots	boot each kernel BOOTS times: futex_numa_mpol first, then
 #		the futex kselftests (not part of make check)
@@ -13,29 +20,31 @@
 #		tests/mutants/: the tests must catch it
 #
 # Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
-# MANY_VCPUS, MEM, RUNS, BENCH_SECS, KST_TIMEOUT, BOOT_TIMEOUT, ACCEL,
-# PROBE_TIMEOUT, JOBS, BOOTS; checked before any stage runs (bin/lib.sh); see
-# README.md.
+# MANY_VCPUS, TOPOLOGY, MEM, RUNS, BENCH_SECS, SCALE_RUNS, SCALE_SECS,
+# KST_TIMEOUT, KST_TESTS, BOOT_TIMEOUT, ACCEL, PROBE_TIMEOUT, JOBS, BOOTS;
+# checked before any stage runs (bin/lib.sh); see README.md. The guest
+# runs themselves (kernel, vCPUs, topology, steps) are configs/scenarios.
 
 SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
 export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
-export PROBE_TIMEOUT BOOTS
+export PROBE_TIMEOUT BOOTS TOPOLOGY SCALE_RUNS SCALE_SECS KST_TESTS
 export SOAK_SECS
 
 ifndef RUN_DIR
 RUN_DIR := results/run-$(shell date +%Y%m%d-%H%M%S)
 endif
-RUN_STEPS := kselftest,resizebench,precheck,waiters,badinput,perf
+ifndef NATIVE_DIR
+NATIVE_DIR := results/native-$(shell uname -r)-$(shell date +%Y%m%d-%H%M%S)
+endif
 # The private hash replacement again, with more vCPUs.
 MANY_VCPUS ?= 32
 # After the default: an export before it would define it, empty.
 export MANY_VCPUS
-MANY_STEPS := resize,resizebench
 
-.PHONY: all run check soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run check native pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -59,14 +68,20 @@ initramfs: tools
 	bin/initramfs.sh
 
 boot: build initramfs
-	bin/boot.sh base $(RUN_DIR)/base $(RUN_STEPS)
-	bin/boot.sh patched $(RUN_DIR)/patched $(RUN_STEPS)
-	VCPUS=$(MANY_VCPUS) bin/boot.sh base $(RUN_DIR)/base-many $(MANY_STEPS)
-	VCPUS=$(MANY_VCPUS) bin/boot.sh patched $(RUN_DIR)/patched-many $(MANY_STEPS)
+	for s in base patched base-many patched-many; do \
+		bin/scenario.sh $$s $(RUN_DIR)/$$s || exit 1; \
+	done
 	ln -sfn $(abspath $(RUN_DIR)) results/latest
 
+# Two result folders, or the newest make run.
 compare:
-	bin/compare.py results/latest
+	bin/compare.py $(or $(and $(BASE),$(PATCHED),$(BASE) $(PATCHED)),results/latest)
+
+native: tools
+	bin/scenario.sh native $(NATIVE_DIR)
+
+pack: tools
+	bin/pack.sh
 
 run: boot
 	bin/compare.py $(RUN_DIR)
@@ -81,8 +96,8 @@ check:
 # wake-parallel, requeue and lock-pi. make check runs this for 30 s.
 soak: tools initramfs
 	bin/build.sh patched-debug build/tree debug
-	bin/boot.sh patched-debug $(RUN_DIR)/soak failfutex,soak
-	VCPUS=$(MANY_VCPUS) bin/boot.sh patched-debug $(RUN_DIR)/soak-many failfutex,soak
+	bin/scenario.sh soak $(RUN_DIR)/soak
+	bin/scenario.sh soak-many $(RUN_DIR)/soak-many
 	python3 tests/verdicts.py --soak $(RUN_DIR)/soak $(RUN_DIR)/soak-many
 
 # The patched kernel with KASAN (and the debug checks) and with KCSAN, each
@@ -92,7 +107,7 @@ SANITIZERS ?= kasan kcsan
 sanitize: tools initramfs
 	for s in $(SANITIZERS); do \
 		bin/build.sh patched-$$s build/tree $$s && \
-		bin/boot.sh patched-$$s $(RUN_DIR)/$$s kselftest,badinput || exit 1; \
+		bin/scenario.sh sanitize $(RUN_DIR)/$$s patched-$$s || exit 1; \
 	done
 	python3 tests/verdicts.py --sanitize $(addprefix $(RUN_DIR)/,$(SANITIZERS))
 
@@ -114,7 +129,7 @@ mutants: tools initramfs
 boots: build initramfs
 	for i in $$(seq $${BOOTS:-10}); do \
 		for k in base patched; do \
-			bin/boot.sh $$k $(RUN_DIR)/boots/$$k-$$i firstrun || \
+			bin/scenario.sh boots $(RUN_DIR)/boots/$$k-$$i $$k || \
 				echo "error: boot $$i of $$k failed"; \
 		done; \
 	done

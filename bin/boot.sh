@@ -2,16 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # Stage "boot": boot one kernel with the initramfs under QEMU (KVM once a
 # guest has been seen to run under it, TCG otherwise: see accel.sh), let
-# guest/run.sh run STEPS, and split what it reported into DIR/<section>
-# files. DIR/accel says which accelerator the guest ran under.
+# guest/run.sh run STEPS, and keep what it reported in DIR/results.txt
+# (guest/FORMAT.md; bin/parse_results.py reads it). DIR/accel says which
+# accelerator the guest ran under, DIR/qemu.cmd is the QEMU command line,
+# to run the guest again by hand.
 #
 # Usage: bin/boot.sh KERNEL DIR STEPS
 #	KERNEL	a folder of $OUT holding bzImage (e.g. base, patched-debug)
-#	DIR	where console.log, results.txt and the sections go
-#	STEPS	comma-separated guest/run.sh steps (kselftest,precheck,waiters,perf)
+#	DIR	where console.log, results.txt and qemu.cmd go
+#	STEPS	comma-separated guest/steps/ (kselftest,precheck,waiters,perf)
 #
-# Settings: VCPUS (8), MEM (MiB, 2048), BOOT_TIMEOUT (s, whole guest run),
-# KST_TIMEOUT (s, each kselftest), RUNS and BENCH_SECS (perf bench),
+# Settings: VCPUS (8), TOPOLOGY (numa2 or snc3), MEM (MiB, 2048),
+# BOOT_TIMEOUT (s, whole guest run), KST_TIMEOUT (s, each kselftest),
+# KST_TESTS (the programs of step kselftest, all unless set), RUNS and
+# BENCH_SECS (perf bench), SCALE_RUNS and SCALE_SECS (step scale),
 # SOAK_SECS (s, the soak step), ACCEL (kvm, tcg or unset) and
 # PROBE_TIMEOUT (s, for a KVM guest's first console output).
 set -eu
@@ -22,43 +26,80 @@ set -eu
 need qemu-system-x86_64 timeout
 
 VCPUS=${VCPUS:-8}
+TOPOLOGY=${TOPOLOGY:-numa2}
 MEM=${MEM:-2048}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 KST_TIMEOUT=${KST_TIMEOUT:-300}
 RUNS=${RUNS:-5}
 BENCH_SECS=${BENCH_SECS:-5}
 SOAK_SECS=${SOAK_SECS:-300}
+SCALE_RUNS=${SCALE_RUNS:-3}
+SCALE_SECS=${SCALE_SECS:-2}
+KST_TESTS=${KST_TESTS:-}
 
 kernel=$OUT/${1:?kernel}/bzImage
 dir=${2:?result dir}
 steps=${3:?steps}
 [ -f "$kernel" ] || die "boot: $kernel missing; build it first"
 [ -f "$OUT/initramfs.cpio.gz" ] || die "boot: $OUT/initramfs.cpio.gz missing"
+if [ "$TOPOLOGY" = snc3 ] && { [ "$VCPUS" -lt 6 ] || [ $((VCPUS % 2)) != 0 ]; }; then
+	die "boot: TOPOLOGY=snc3 needs an even VCPUS of at least 6, not $VCPUS"
+fi
 
-# Two sockets of half the CPUs, each its own NUMA node with half the memory,
-# as on a small server; one node when VCPUS is odd.
+# numa_node ID FIRST LAST MIB: one NUMA node with CPUs FIRST..LAST and its
+# own memory.
+numa_node()
+{
+	echo "-object memory-backend-ram,id=m$1,size=$4M"
+	echo "-numa node,nodeid=$1,cpus=$2-$3,memdev=m$1"
+}
+
+# Two sockets of half the CPUs each (TOPOLOGY=numa2: a NUMA node per
+# socket, as on a small server; snc3: three nodes per socket, as Sub-NUMA
+# Clustering makes them, with SNC-like distances: 12 between the nodes of
+# a socket, 21 across sockets). One node when VCPUS is odd (numa2).
 topology()
 {
-	local half=$((VCPUS / 2)) mhalf=$((MEM / 2))
+	local half=$((VCPUS / 2)) per=1 nodes n socket first last i j d
 
+	[ "$TOPOLOGY" = numa2 ] || per=3
 	if [ "$VCPUS" -lt 2 ] || [ $((VCPUS % 2)) != 0 ]; then
 		echo "-smp $VCPUS"
 		return 0
 	fi
+	nodes=$((2 * per))
 	echo "-smp $VCPUS,sockets=2,cores=$half,threads=1"
-	echo "-object memory-backend-ram,id=m0,size=${mhalf}M"
-	echo "-numa node,nodeid=0,cpus=0-$((half - 1)),memdev=m0"
-	echo "-object memory-backend-ram,id=m1,size=$((MEM - mhalf))M"
-	echo "-numa node,nodeid=1,cpus=$half-$((VCPUS - 1)),memdev=m1"
+	# Node n of a socket gets its share of the socket's CPUs, the
+	# remainder going to the last ones.
+	for n in $(seq 0 $((nodes - 1))); do
+		i=$((n % per))
+		socket=$((n / per))
+		first=$((socket * half + i * half / per))
+		last=$((socket * half + (i + 1) * half / per - 1))
+		numa_node "$n" "$first" "$last" $((MEM / nodes + (n == nodes - 1 ? MEM % nodes : 0)))
+	done
+	for i in $(seq 0 $((nodes - 1))); do
+		for j in $(seq $((i + 1)) $((nodes - 1))); do
+			d=21
+			[ $((i / per)) != $((j / per)) ] || d=12
+			echo "-numa dist,src=$i,dst=$j,val=$d"
+		done
+	done
 }
 
-# split: results.txt sections into one file each.
-split_results()
+# guest_plan: what guest/run.sh is to do, as variables on the kernel
+# command line (init gets them in its environment): the steps, their
+# settings, and what the guest cannot find out itself, the tools' commit
+# and the kernel config's hash (guest/steps/machine.sh).
+guest_plan()
 {
-	awk -v dir="$dir" '
-		/^==> .* <==$/ { f = substr($0, 5, length($0) - 8); gsub(/[ \/]/, "_", f); f = dir "/" f; printf "" > f; next }
-		f { print >> f }
-	' "$dir/results.txt"
+	local config=$OUT/$name/config
+
+	echo "steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS" \
+		"soak_secs=$SOAK_SECS scale_runs=$SCALE_RUNS scale_secs=$SCALE_SECS" \
+		"${KST_TESTS:+kst_tests=$KST_TESTS}" \
+		"tools_rev=$(cat "$OUT/tools-rev" 2>/dev/null || echo unknown)" \
+		"config_sha=$( [ ! -f "$config" ] || sha256sum <"$config" | cut -d' ' -f1)"
 }
 
 # Under emulation with more vCPUs than host cores, a vCPU that holds a lock
@@ -77,22 +118,23 @@ stall_timeout()
 # output there shows that the vCPUs ran, whatever the kernel did then.
 guest_start()
 {
-	local opts
+	local opts cmd
 
 	opts="$(accel_opts "$1") $(topology)"
+	# shellcheck disable=SC2206,SC2054 # opts is a list of options; commas are QEMU's
+	cmd=(qemu-system-x86_64 $opts -m "$MEM"
+		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz"
+		-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$1") $(guest_plan)"
+		-display none -monitor none -no-reboot
+		-serial file:"$dir/console.log" -serial file:"$dir/results.txt"
+		-chardev file,id=fw,path="$dir/firmware.log"
+		-device isa-debugcon,iobase=0x402,chardev=fw)
+	echo "${cmd[*]@Q}" >"$dir/qemu.cmd"
 	: >"$dir/console.log"
 	: >"$dir/results.txt"
 	: >"$dir/firmware.log"
-	# shellcheck disable=SC2086 # opts is a list of options
-	timeout --foreground -k 10 "$BOOT_TIMEOUT" \
-		qemu-system-x86_64 $opts -m "$MEM" \
-			-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz" \
-			-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$1") steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS soak_secs=$SOAK_SECS" \
-			-display none -monitor none -no-reboot \
-			-serial file:"$dir/console.log" -serial file:"$dir/results.txt" \
-			-chardev file,id=fw,path="$dir/firmware.log" \
-			-device isa-debugcon,iobase=0x402,chardev=fw \
-			</dev/null >"$dir/qemu.log" 2>&1 &
+	timeout --foreground -k 10 "$BOOT_TIMEOUT" "${cmd[@]}" \
+		</dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
 }
 
@@ -154,6 +196,8 @@ boot_kvm()
 
 rm -rf "$dir"
 mkdir -p "$dir"
+# Absolute, so that qemu.cmd replays from anywhere.
+dir=$(cd "$dir" && pwd)
 name=$1
 qpid=
 rc=0
@@ -186,5 +230,4 @@ if ! grep -q '^==> end <==$' "$dir/results.txt"; then
 	tail -n 15 "$dir/console.log" >&2
 	die "boot: $name stopped before its tests ended (console: $dir/console.log)"
 fi
-split_results
 progress "boot: $name done"

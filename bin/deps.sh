@@ -7,9 +7,9 @@ set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-pkgs="bc bison build-essential busybox-static ccache cpio flex git gzip
-	libelf-dev libnuma-dev libssl-dev perl pkg-config python3
-	qemu-system-x86 rsync stress-ng xz-utils zstd"
+pkgs="bc bison build-essential busybox-static ccache cpio flex git
+	gnuplot-nox gzip libelf-dev libnuma-dev libssl-dev perl pkg-config
+	python3 qemu-system-x86 rsync rt-tests stress-ng sysbench xz-utils zstd"
 [ "${1:-}" = check ] && pkgs="$pkgs python3-docutils shellcheck time"
 
 missing()

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Stage "initramfs": pack busybox, the guest scripts, the kselftests, perf
-# and the harness's guest programs, with the shared libraries they need,
-# into $OUT/initramfs.cpio.gz. One image serves every kernel.
+# Stage "initramfs": pack busybox, the guest scripts, the kselftests, perf,
+# stress-ng, sysbench, pi_stress and the harness's guest programs, with the
+# shared libraries they need, into $OUT/initramfs.cpio.gz. One image serves
+# every kernel.
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-need busybox cpio gzip ldd stress-ng
+need busybox cpio gzip ldd stress-ng sysbench pi_stress
 
 ROOT=$BUILD/initramfs
 IMG=$OUT/initramfs.cpio.gz
@@ -40,13 +41,17 @@ done
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
 cp "$TOP/guest/init" "$ROOT/init"
-cp "$TOP/guest/run.sh" "$TOP/guest/evidence.sh" "$ROOT/guest/"
+cp "$TOP/guest/run.sh" "$TOP/guest/lib.sh" "$TOP/guest/evidence.sh" "$ROOT/guest/"
+cp -a "$TOP/guest/steps" "$ROOT/guest/steps"
 cp -a "$OUT/guest-bin/." "$ROOT/guest/bin/"
 mv "$ROOT/guest/bin/lib" "$ROOT/guest/lib"
 cp -a "$OUT/kselftest" "$ROOT/kselftest"
 [ ! -f "$OUT/perf" ] || cp "$OUT/perf" "$ROOT/bin/perf"
-# stress-ng for the soak step, with its libraries (copy_libs below).
-cp "$(command -v stress-ng)" "$ROOT/usr/bin/stress-ng"
+# stress-ng for the soak step, sysbench and pi_stress for the block step,
+# with their libraries (copy_libs below; sysbench's LuaJIT is one of them).
+for p in stress-ng sysbench pi_stress; do
+	cp "$(command -v "$p")" "$ROOT/usr/bin/$p"
+done
 copy_libs "$ROOT"
 # glibc loads libgcc_s at run time for pthread_exit() and cancellation.
 lib=$(gcc -print-file-name=libgcc_s.so.1)

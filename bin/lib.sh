@@ -92,12 +92,20 @@ check_settings()
 	whole MEM 512 1048576 "guest memory in MiB"
 	whole RUNS 1 1000 "perf bench repetitions"
 	whole BENCH_SECS 1 3600 "seconds of each perf bench run"
+	whole SCALE_RUNS 1 1000 "runs of each point of the scaling curves"
+	whole SCALE_SECS 1 3600 "seconds of each run of the scaling curves"
 	whole SOAK_SECS 5 86400 "seconds of the soak"
 	whole KST_TIMEOUT 1 86400 "seconds for each kselftest program"
 	whole BOOT_TIMEOUT 1 86400 "seconds for a whole guest run"
 	whole PROBE_TIMEOUT 1 3600 "seconds a KVM guest has to print its first console line"
 	whole JOBS 1 4096 "parallel compile jobs"
 	whole BOOTS 1 1000 "boots of each kernel in make boots"
+	case ${TOPOLOGY:-} in
+	""|numa2|snc3) ;;
+	*)	die "TOPOLOGY=$TOPOLOGY: numa2 (two sockets, a NUMA node each) or snc3 (three nodes a socket)" ;;
+	esac
+	[[ ${KST_TESTS:-} =~ ^[a-z0-9_,]*$ ]] ||
+		die "KST_TESTS=$KST_TESTS: futex kselftest programs, comma-separated"
 	case ${ACCEL:-} in
 	""|kvm|tcg) ;;
 	*)	die "ACCEL=$ACCEL: kvm, tcg, or unset to use KVM where a guest runs under it" ;;

@@ -15,7 +15,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 MUTANTS=$TOP/tests/mutants
-STEPS=quick,numarace,precheck,waiters
 
 name=${1:?mutant}
 dir=${2:?result dir}
@@ -33,4 +32,4 @@ progress "mutant: $name ($(g diff --stat | tail -n 1 | sed 's/^ *//'))"
 "$TOP/bin/build.sh" "mutant-$name" "$TREE" futex
 g checkout -q -f -- .
 trap - EXIT
-"$TOP/bin/boot.sh" "mutant-$name" "$dir" "$STEPS"
+"$TOP/bin/scenario.sh" mutant "$dir" "mutant-$name"

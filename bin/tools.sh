@@ -117,3 +117,5 @@ for c in "$TOP"/guest/lib/*.c; do
 		gcc -O2 -Wall -Wextra -Werror -shared -fPIC \
 			-o "$OUT/guest-bin/lib/$(basename "$c" .c).so" "$c" -ldl
 done
+# The commit the tools were built from, for the results' machine section.
+git -C "$TREE" rev-parse --short=12 HEAD >"$OUT/tools-rev"

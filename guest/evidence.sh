@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash, which has "local" too
 # evidence.sh OUT TAG [WHY]: append to OUT what every process of the guest
-# run TAG (GUEST_RUN=TAG in its environment, see bounded() in run.sh) is
+# run TAG (GUEST_RUN=TAG in its environment, see bounded() in lib.sh) is
 # doing, before it is killed: for each thread its state, wchan, system
 # call and kernel stack, and for a thread in a futex system call the
 # futex words it names, read from /proc/PID/mem.

@@ -221,27 +221,52 @@ kvm_works()
 # it and what it takes.
 bad_settings()
 {
-	local s
+	local s tmp rc=0
 
 	for s in VCPUS=0 MANY_VCPUS=x MEM=1G RUNS=0 BENCH_SECS=-1 SOAK_SECS=1 \
-		KST_TIMEOUT=5s BOOT_TIMEOUT=1h PROBE_TIMEOUT=0 JOBS=08 ACCEL=hvf; do
+		KST_TIMEOUT=5s BOOT_TIMEOUT=1h PROBE_TIMEOUT=0 JOBS=08 ACCEL=hvf \
+		TOPOLOGY=snc2 SCALE_RUNS=0 SCALE_SECS=2s KST_TESTS=futex_wait/; do
 		# shellcheck disable=SC2016 # $1 is the inner shell's
 		fails_with "^error: $s: " env "$s" bash -c '. "$1"' sh "$TOP/bin/lib.sh" || return 1
 	done
 	# make run's first stage: nothing has run before the line.
-	fails_with "^error: VCPUS=abc: " make -C "$TOP" deps VCPUS=abc
+	tmp=$(mktemp -d)
+	fails_with "^error: VCPUS=abc: " make -C "$TOP" deps VCPUS=abc &&
+		fails_with "^error: scenario: no scenario 'nope' in " "$TOP/bin/scenario.sh" nope x &&
+		fails_with "^error: boot: TOPOLOGY=snc3 needs an even VCPUS of at least 6, not 9$" \
+			fake_boot "$tmp" works works VCPUS=9 TOPOLOGY=snc3 || rc=1
+	rm -rf "$tmp"
+	return $rc
+}
+
+# The QEMU command a guest ran is in its qemu.cmd, and running that file
+# runs the same command again.
+qemu_cmd_replays()
+{
+	local tmp rc=1
+
+	tmp=$(mktemp -d)
+	if fake_boot "$tmp" works works ACCEL=tcg TOPOLOGY=snc3 VCPUS=6; then
+		PATH="$tmp/bin:$PATH" bash "$tmp/run/qemu.cmd"
+		cat "$tmp/run/qemu.cmd" "$tmp/bin/calls"
+		grep -q -- '-numa dist,src=2,dst=3,val=21' "$tmp/bin/calls" &&
+			[ "$(sort -u "$tmp/bin/calls" | wc -l)" = 1 ] &&
+			[ "$(wc -l <"$tmp/bin/calls")" = 2 ] && rc=0
+	fi
+	rm -rf "$tmp"
+	return $rc
 }
 
 # A test that leaves a process in a session of its own holding the output
 # pipe, as a kselftest_harness test does when the runner's timeout kills
-# only the harness: guest/run.sh's bounded() still ends it all at its
+# only the harness: guest/lib.sh's bounded() still ends it all at its
 # deadline, and says so.
 test_escapes_its_group()
 {
 	local out t0=$SECONDS
 
-	out=$(GUEST_RUN_LIB=1 busybox sh -c '. "$1"; bounded 2 sh -c "setsid sleep 60 & sleep 60"; echo "rc=$?"' \
-		sh "$TOP/guest/run.sh")
+	out=$(busybox sh -c '. "$1"; bounded 2 sh -c "setsid sleep 60 & sleep 60"; echo "rc=$?"' \
+		sh "$TOP/guest/lib.sh")
 	echo "$out after $((SECONDS - t0)) s"
 	[ "$out" = "rc=124" ] && [ $((SECONDS - t0)) -lt 30 ]
 }
@@ -274,7 +299,7 @@ int main(int argc, char **argv)
 	return 1;
 }'
 
-# evidence_of SECS HANG-ARGS...: run the waiter above under guest/run.sh's
+# evidence_of SECS HANG-ARGS...: run the waiter above under guest/lib.sh's
 # bounded() with a deadline of SECS, kill_evidence.so preloaded; print the
 # evidence it left.
 evidence_of()
@@ -287,8 +312,8 @@ evidence_of()
 	gcc -O2 -o "$tmp/hang" "$tmp/hang.c" &&
 		gcc -O2 -shared -fPIC -o "$tmp/kill_evidence.so" \
 			"$TOP/guest/lib/kill_evidence.c" -ldl &&
-		GUEST_RUN_LIB=1 GUEST_DIR=$TOP/guest busybox sh -c \
-			'. "$1"; shift; bounded "$@"; cat "$EVIDENCE"' sh "$TOP/guest/run.sh" \
+		GUEST_DIR=$TOP/guest busybox sh -c \
+			'. "$1"; shift; bounded "$@"; cat "$EVIDENCE"' sh "$TOP/guest/lib.sh" \
 			"$secs" env LD_PRELOAD="$tmp/kill_evidence.so" "$tmp/hang" "$@" || rc=$?
 	rm -rf "$tmp"
 	return $rc

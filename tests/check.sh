@@ -113,11 +113,25 @@ export_roundtrip()
 }
 
 # many_vcpus: make run boots its second pair of guests with MANY_VCPUS
-# vCPUs (32 unless set).
+# vCPUs (32 unless set) on the SNC-like topology.
 many_vcpus()
 {
-	make -n -C "$TOP" boot RUN_DIR=x | grep -x 'VCPUS=32 bin/boot.sh patched x/patched-many .*' &&
-		make -n -C "$TOP" boot RUN_DIR=x MANY_VCPUS=12 | grep -x 'VCPUS=12 bin/boot.sh base x/base-many .*'
+	make -n -C "$TOP" boot RUN_DIR=x | grep -q 'for s in base patched base-many patched-many; do' &&
+		"$BIN/scenario.sh" --print patched-many x |
+		grep -x 'env VCPUS=32 TOPOLOGY=snc3 bin/boot.sh patched x resize,resizebench' &&
+		MANY_VCPUS=12 "$BIN/scenario.sh" --print base-many x |
+		grep -x 'env VCPUS=12 TOPOLOGY=snc3 bin/boot.sh base x resize,resizebench'
+}
+
+# native_runs: the native mode, twice on this machine's own kernel with
+# short settings, and the comparison of the two (a measurement of that
+# kernel: whether it runs, records and compares is what is judged here,
+# by tests/verdicts.py --native).
+native_runs()
+{
+	"$BIN/scenario.sh" check-native "$CHECK/native-1" &&
+		"$BIN/scenario.sh" check-native "$CHECK/native-2" &&
+		python3 "$BIN/compare.py" "$CHECK/native-1" "$CHECK/native-2" -o "$CHECK/native-compare"
 }
 
 mkdir -p "$LOGS"
@@ -126,7 +140,8 @@ progress "check: starting (logs in $LOGS)"
 
 stage "dependencies are installed" "$BIN/deps.sh" check
 t "harness scripts are shellcheck-clean" \
-	shellcheck -x "$BIN"/*.sh "$TOP"/tests/*.sh "$TOP"/guest/init "$TOP"/guest/run.sh || true
+	shellcheck -x "$BIN"/*.sh "$TOP"/tests/*.sh "$TOP"/guest/init "$TOP"/guest/*.sh \
+		"$TOP"/guest/steps/*.sh || true
 t "compare parses the guests' results" \
 	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
 t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
@@ -143,7 +158,8 @@ t "ACCEL=kvm on a KVM that runs no guest fails within PROBE_TIMEOUT" kvm_silent_
 t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced || true
 t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_works || true
 t "bad settings are refused before any work, one line each" bad_settings || true
-t "make run boots its second pair of guests with MANY_VCPUS vCPUs" many_vcpus || true
+t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
+t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
 t "a guest run killed at its deadline leaves its futex waiter's state and words" evidence_of_guest_deadline || true
@@ -188,24 +204,21 @@ done
 git -C "$TREE" checkout -q futex-series
 
 stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
+rm -rf "$CHECK"/native-*
+t "native mode runs on this machine's kernel twice and compares the runs" native_runs || true
+t "the tools pack as one tarball" "$BIN/pack.sh" || true
 stage "initramfs is packed" "$BIN/initramfs.sh"
 stage "debug kernel with the stable patches alone boots and runs the tests of both" \
-	"$BIN/boot.sh" stable-debug "$CHECK/stable" numarace,resize
+	"$BIN/scenario.sh" check-stable "$CHECK/stable"
 stage "base debug kernel boots and runs the tests" \
-	"$BIN/boot.sh" base-debug "$CHECK/base" kselftest,precheck,waiters,badinput
+	"$BIN/scenario.sh" check-base "$CHECK/base"
 stage "patched debug kernel boots and runs the tests" \
-	env SOAK_SECS=30 "$BIN/boot.sh" patched-debug "$CHECK/patched" \
-		kselftest,precheck,waiters,badinput,failfutex,soak
-# The private hash tests with more than 16 vCPUs, which futex_priv_hash's
-# automatic increase needs; the replacement tests run again with more
-# CPUs. 18, not more: with 32 vCPUs on two host cores a vCPU can stay
-# descheduled long enough for a test to hit kselftest_harness's 30 s
-# (seen once in futex_priv_hash, which otherwise takes 2 to 6 s). Too slow
-# for the debug kernel under emulation, so on the plain one.
-MANY=18
+	"$BIN/scenario.sh" check-patched "$CHECK/patched"
+# The private hash tests with more than 16 vCPUs (configs/scenarios says
+# why 18), on the SNC-like topology.
 stage "patched kernel builds" "$BIN/build.sh" patched "$TREE" futex
-stage "patched kernel boots with $MANY vCPUs and runs the private hash tests" \
-	env VCPUS=$MANY "$BIN/boot.sh" patched "$CHECK/patched-many" resize
+stage "patched kernel boots with 18 vCPUs in 6 NUMA nodes and runs the private hash tests" \
+	"$BIN/scenario.sh" check-many "$CHECK/patched-many"
 
 # One mutant of make mutants, to keep that target honest: the plain
 # patched kernel with futex_q_unlock() keeping its waiter count.

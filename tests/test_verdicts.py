@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of tests/verdicts.py, on result sections that real guests
+"""Unit tests of tests/verdicts.py, on result folders that real guests
 reported (tests/data/verdicts/README): passing, failing, hung and missing.
 Run before any kernel is built."""
 
@@ -15,6 +15,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import verdicts  # noqa: E402
+from fixtures import get_section, set_section  # noqa: E402
+from verdicts import NUMA_RACE  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "verdicts")
 # A stand-in for the kernel tree's rcutorture console-badness.sh.
@@ -44,23 +46,23 @@ class Guests(unittest.TestCase):
         os.makedirs(script)
         with open(os.path.join(script, "console-badness.sh"), "w") as f:
             f.write(BADNESS)
-        self.tree, verdicts.compare.TREE = verdicts.compare.TREE, os.path.join(self.tmp, "tree")
+        self.tree, verdicts.parse_results.TREE = verdicts.parse_results.TREE, os.path.join(self.tmp, "tree")
         verdicts.FAILED.clear()
 
     def tearDown(self):
-        verdicts.compare.TREE = self.tree
+        verdicts.parse_results.TREE = self.tree
         shutil.rmtree(self.tmp)
 
     def path(self, *names):
         return os.path.join(self.run_dir, *names)
 
-    def read(self, *names):
-        with open(self.path(*names)) as f:
-            return f.read()
+    def read(self, kernel, name):
+        """Section NAME of KERNEL's results.txt."""
+        return get_section(self.path(kernel), name)
 
-    def write(self, text, *names):
-        with open(self.path(*names), "w") as f:
-            f.write(text)
+    def write(self, text, kernel, name):
+        """Replace (or add) section NAME of KERNEL's results.txt."""
+        set_section(self.path(kernel), name, text)
 
     def replace_program(self, kernel, prog, new):
         text = self.read(kernel, "kselftest")
@@ -96,25 +98,25 @@ class Guests(unittest.TestCase):
         with open(os.path.join(DATA, "captures", "numa_mpol_timeout")) as f:
             self.replace_program("patched", "futex_numa_mpol", f.read())
         self.write("evidence at 99.1 s of uptime: process group 7 with signal 9\n",
-                   "patched", "evidence_kselftest_futex_numa_mpol")
+                   "patched", "evidence kselftest futex_numa_mpol")
         _, lines, out = self.check()
         bad = self.failing(lines)
         self.assertEqual(len(bad), 1, out)
         self.assertTrue(bad[0].startswith("patched debug kernel passes the futex kselftests"))
         self.assertIn("failed: futex_numa_mpol # exit=1 "
-                      "(evidence: patched/evidence_kselftest_futex_numa_mpol)", out)
+                      '(evidence: patched/results.txt, section "evidence kselftest futex_numa_mpol")', out)
 
     def test_race_test_passing_without_the_fix(self):
-        self.write(block(self.read("base", "kselftest"), "futex_numa_race"),
+        self.write(block(self.read("base", "kselftest"), NUMA_RACE),
                    "stable", "numarace")
         _, lines, out = self.check()
         self.assertEqual([b.split(":")[0] for b in self.failing(lines)], ["without fixes/"], out)
 
     def test_race_test_failing_with_the_fix(self):
-        self.replace_program("patched", "futex_numa_race", self.read("stable", "numarace"))
+        self.replace_program("patched", NUMA_RACE, self.read("stable", "numarace"))
         _, lines, out = self.check()
         bad = self.failing(lines)
-        self.assertTrue(any(b.startswith("patched: futex_numa_race passes") for b in bad), out)
+        self.assertTrue(any(b.startswith(f"patched: {NUMA_RACE} passes") for b in bad), out)
 
     def test_stable_patch_failing_alone(self):
         resize = self.read("stable", "resize")
@@ -134,13 +136,24 @@ class Guests(unittest.TestCase):
                          ["base: SET_SLOTS waits for a futex operation stalled in a fault"], out)
 
     def test_missing_sections(self):
-        os.remove(self.path("patched", "precheck"))
+        self.write(None, "patched", "precheck")
         shutil.rmtree(self.path("patched-many"))
         _, lines, out = self.check()
         bad = self.failing(lines)
         self.assertIn("precheck counted for private waits", bad, out)
         self.assertTrue(any(b.startswith("patched-many: the replacement tests pass") for b in bad), out)
         self.assertTrue(any(b.startswith("patched-many: futex_priv_hash passes") for b in bad), out)
+
+    def test_topology_without_snc(self):
+        machine = self.read("patched-many", "machine")
+        self.write(machine.replace("distances 10 12 12 21 21 21", "distances 10 21 21 21 21 21"),
+                   "patched-many", "machine")
+        _, lines, out = self.check()
+        self.assertEqual(self.failing(lines),
+                         ["patched-many guest sees 6 NUMA nodes with SNC-like distances"], out)
+        self.write(None, "patched-many", "machine")
+        _, lines, out = self.check()
+        self.assertIn("no machine section", out)
 
     def test_boots_count_a_first_run_that_hangs(self):
         boots = os.path.join(self.tmp, "boots")
@@ -149,9 +162,8 @@ class Guests(unittest.TestCase):
         for name, first in (("base-1", None), ("patched-1", hang)):
             d = os.path.join(boots, name)
             shutil.copytree(self.path(name.split("-")[0]), d)
-            with open(os.path.join(d, "firstrun"), "w") as f:
-                f.write(first or "TAP version 13\n1..1\n" + block(self.read("base", "kselftest"),
-                                                                  "futex_numa_mpol"))
+            set_section(d, "firstrun", first or "TAP version 13\n1..1\n" +
+                        block(self.read("base", "kselftest"), "futex_numa_mpol"))
         rc, lines, out = self.verdicts("--boots", boots)
         self.assertEqual(rc, 1)
         self.assertEqual(self.failing(lines),
@@ -163,11 +175,10 @@ class Guests(unittest.TestCase):
                      "e-rehash-skips-last-bucket"):
             d = os.path.join(mutants, name)
             shutil.copytree(self.path("patched"), d)
-            with open(os.path.join(d, "numarace"), "w") as f:
-                f.write("TAP version 13\n1..1\n" +
-                        block(self.read("patched", "kselftest"), "futex_numa_race"))
-        with open(os.path.join(mutants, "b-unlock-keeps-waiter-count", "waiters"), "w") as f:
-            f.write("private aborted=6000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n"
+            set_section(d, "numarace", "TAP version 13\n1..1\n" +
+                        block(self.read("patched", "kselftest"), NUMA_RACE))
+        set_section(os.path.join(mutants, "b-unlock-keeps-waiter-count"), "waiters",
+                    "private aborted=6000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n"
                     "shared aborted=7000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n")
         rc, lines, out = self.verdicts("--mutants", mutants)
         self.assertEqual(rc, 1)

@@ -20,7 +20,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bin"))
-import compare  # noqa: E402
+import compare_kernels  # noqa: E402
+import parse_results  # noqa: E402
+from parse_results import NUMA_RACE, NUMA_RACE_CASE, with_evidence  # noqa: E402
 
 # The selftest program that pins down the refusal semantics.
 SEMANTICS = "futex_wait_wouldblock"
@@ -41,7 +43,7 @@ def check_kselftests(k):
     ks = k["patched"]["kselftest"]
     if ks is None:
         return verdict(False, "patched: futex kselftests ran", "no kselftest section")
-    failed = [compare.with_evidence("patched", f, k["patched"]["evidence"]) for f in ks.failed]
+    failed = [with_evidence("patched", f, k["patched"]["evidence"]) for f in ks.failed]
     total = ks.programs["pass"] + ks.programs["fail"] + ks.programs["skip"]
     skipped = sorted(t for t, v in ks.results.items() if v == "skip")
     verdict(total > 0 and not failed and not skipped and not ks.programs["skip"],
@@ -50,8 +52,8 @@ def check_kselftests(k):
             "failed: " + ", ".join(failed) if failed else "skipped: " + ", ".join(skipped))
 
 
-def check_console(run, tree):
-    bad = compare.badness(os.path.join(run, "patched", "console.log"), tree)
+def check_console(k):
+    bad = k["patched"]["badness"]
     verdict(bad == [], "patched debug kernel logs no WARNING, BUG or lockdep report",
             bad[0] if bad else "console or console-badness.sh missing")
 
@@ -76,7 +78,7 @@ def waiters_clean(v):
 
 
 def check_waiters(k):
-    for name in compare.KERNELS:
+    for name in compare_kernels.KERNELS:
         w = k[name]["waiters"] or {}
         for err in w.get("error", []):
             verdict(False, f"{name}: aborted-wait accounting measured", err)
@@ -110,7 +112,7 @@ def resize_results(ks):
             if t.startswith((RESIZE + ":", DRAIN + ":"))}
 
 
-def check_resize(run, k):
+def check_resize(k):
     base = resize_results(k["base"]["kselftest"])
     verdict(base.get(RESIZE_BASE_FAILS) == "fail",
             "base: the replacement test fails (SET_SLOTS does not return under load)",
@@ -121,7 +123,7 @@ def check_resize(run, k):
             f"base: SET_SLOTS waits for a futex operation stalled in a fault "
             f"({', '.join(stalled) or 'no site'})",
             "no " + DRAIN + " stall.*.set_slots_returns case failed on base")
-    many = compare.read_kernel(os.path.join(run, "patched-many"))
+    many = k["patched-many"]
     for name, kn in (("patched", k["patched"]), ("patched-many", many)):
         res = resize_results(kn["kselftest"])
         bad = sorted(t for t, v in res.items() if v != "pass")
@@ -137,9 +139,70 @@ def check_resize(run, k):
             many["badness"][0] if many["badness"] else "console missing")
 
 
+# The 18-vCPU guest's topology, like Sub-NUMA Clustering: two sockets of
+# three nodes each, nodes 0-2 on socket 0 and 3-5 on socket 1.
+SNC_SOCKETS, SNC_NODES = 2, 3
+SNC_LOCAL, SNC_SOCKET, SNC_REMOTE = 10, 12, 21
+
+
+def snc_distances(n):
+    """The distance matrix of N nodes in SNC_SOCKETS sockets of SNC_NODES."""
+    return [[SNC_LOCAL if i == j else SNC_SOCKET if i // SNC_NODES == j // SNC_NODES else SNC_REMOTE
+             for j in range(n)] for i in range(n)]
+
+
+def check_topology(many):
+    """The patched-many guest boots with the SNC-like topology: the
+    FUTEX2_NUMA tests then see more nodes than sockets."""
+    m = many["machine"] or {}
+    n = SNC_SOCKETS * SNC_NODES
+    seen = [m["node"][i]["distances"] if i in m["node"] else [] for i in range(n)] if m else []
+    verdict(m.get("nodes") == n and seen == snc_distances(n),
+            f"patched-many guest sees {n} NUMA nodes with SNC-like distances",
+            f"nodes {m.get('nodes', 'unknown')}, distances {seen or 'missing'}" if m
+            else "no machine section")
+
+
+# What a native run must have recorded, each group or a skip naming why.
+NATIVE_GROUPS = ("hash", "block", "scale")
+SUMMARY_FILES = ("summary.md", "summary.tsv", "summary.json")
+
+
+def check_native(run):
+    """make check's native runs (CHECK_DIR/native-1, native-2) on this
+    machine's own kernel: each ran to its end, described the machine and
+    recorded every benchmark group or why it could not, and their
+    comparison (native-compare) wrote the summary files. What the host
+    kernel measures or passes is not judged."""
+    runs = [os.path.join(run, f"native-{i}") for i in (1, 2)]
+    if not all(os.path.isdir(d) for d in runs):
+        return
+    release = os.uname().release
+    for d in runs:
+        kn = parse_results.read_kernel(d)
+        m = kn["machine"] or {}
+        skipped = {s["step"] for s in kn["skips"]}
+        ran = {b["group"] for b in kn["bench"] if b["value"] is not None}
+        missing = [g for g in NATIVE_GROUPS if g not in ran and g not in skipped
+                   and not (g == "hash" and "perf" in skipped)]
+        name = os.path.basename(d)
+        verdict(kn["end"] is not None and kn["accel"] == "native" and m.get("runner") == "native"
+                and m.get("release") == release and m.get("nodes"),
+                f"{name}: a native run on {release} ends and describes the machine",
+                f"end {kn['end'] is not None}, accel {kn['accel']!r}, machine {m or 'missing'}")
+        verdict(not missing and (kn["kselftest"] is not None or "kselftest" in skipped),
+                f"{name}: records the kselftest and every benchmark group, or why not "
+                f"({len(kn['bench'])} runs, {len(kn['skips'])} steps not run)",
+                f"neither results nor a reason for: {', '.join(missing) or 'kselftest'}")
+    out = os.path.join(run, "native-compare")
+    absent = [f for f in SUMMARY_FILES if not os.path.exists(os.path.join(out, f))]
+    verdict(not absent, "the two native runs compare into summary.md, .tsv and .json",
+            "missing: " + ", ".join(absent))
+
+
 def check_semantics(k):
     res = {}
-    for name in compare.KERNELS:
+    for name in compare_kernels.KERNELS:
         ks = k[name]["kselftest"]
         res[name] = {t: v for t, v in (ks.results.items() if ks else [])
                      if t.startswith(SEMANTICS + ":")}
@@ -164,7 +227,7 @@ def check_badinput(k):
         return verdict(False, "malformed futex calls ran on both kernels",
                        "; ".join((b or {}).get("errors", []) + (p or {}).get("errors", []))
                        or "no complete badinput section")
-    diff = [d for d in compare.badinput_diff(b, p) if d[0] not in INTENDED]
+    diff = [d for d in parse_results.badinput_diff(b, p) if d[0] not in INTENDED]
     verdict(not diff and len(p["calls"]) == p["total"],
             f"{len(p['calls'])} malformed futex calls give the same results on base and "
             f"patched ({len(INTENDED)} intended differences)",
@@ -176,8 +239,10 @@ def check_failfutex(name, kn):
     the programs report, each of them ended on its own."""
     f = kn["failfutex"]
     if f is None or f["errors"]:
+        skipped = compare_kernels.skip_reason(kn, ("failfutex",))
         return verdict(False, f"{name}: futex programs ran under fault injection",
-                       "; ".join(f["errors"]) if f else "no failfutex section")
+                       "; ".join(f["errors"]) if f else f"not run: {skipped}" if skipped
+                       else "no failfutex section")
     verdict(f["faults"] > 0 and f["programs"] == f["listed"] > 0 and not f["timeouts"]
             and f["badinput_rc"] == 0 and f["stress_rc"] not in (None, 124),
             f"{name}: with fail_futex failing {f['faults']} of {f['calls']} checks, "
@@ -206,7 +271,7 @@ def check_soak(name, kn):
 
 def check_sanitized(name, kn):
     ks, b = kn["kselftest"], kn["badinput"]
-    failed = [compare.with_evidence(name, f, kn["evidence"]) for f in ks.failed] if ks else []
+    failed = [with_evidence(name, f, kn["evidence"]) for f in ks.failed] if ks else []
     verdict(ks is not None and not failed and ks.programs["pass"] > 0,
             f"{name}: the futex kselftests pass "
             f"({ks.programs['pass'] + ks.programs['fail'] - len(failed) if ks else 0} programs)",
@@ -219,16 +284,6 @@ def check_sanitized(name, kn):
             kn["badness"][0] if kn["badness"] else "console missing")
 
 
-# The FUTEX2_NUMA first-waiter race of fixes/: the kselftest that the fix
-# adds, its one case, and what it logs when a wake misses a waiter.
-NUMA_RACE = "futex_numa_race"
-NUMA_RACE_CASE = NUMA_RACE + ":global.first_waiters_agree_on_node"
-NUMA_RACE_LOST = re.compile(r"first_waiters_agree_on_node:round (\d+): a wake on node (-?\d+), "
-                            r"the word's node, missed (\d+) of (\d+) waiters")
-NUMA_RACE_ROUNDS = re.compile(r"first_waiters_agree_on_node:(\d+) rounds of (\d+) waiters "
-                              r"on (\d+) nodes")
-
-
 def has_fixes(tree):
     """Whether fixes/ had patches: the tree's base is not its upstream."""
     out = subprocess.run(["git", "-C", tree, "rev-list", "--count", "upstream..base"],
@@ -239,9 +294,9 @@ def has_fixes(tree):
 def check_stable(run):
     """On the base source with the series' stable patches alone, and
     without fixes/ (tag stable), the private hash tests pass."""
-    st = compare.read_kernel(os.path.join(run, "stable"))
+    st = parse_results.read_kernel(os.path.join(run, "stable"))
     res = resize_results(st["kselftest"])
-    bad = sorted(compare.with_evidence("stable", t, st["evidence"])
+    bad = sorted(with_evidence("stable", t, st["evidence"])
                  for t, v in res.items() if v != "pass")
     progs = sorted({t.split(":")[0] for t in res})
     verdict(bool(res) and not bad and progs == sorted((RESIZE, DRAIN)),
@@ -258,24 +313,22 @@ def check_numa_race(run, k, tree):
     d = os.path.join(run, "stable")
     if not os.path.isdir(d) or not has_fixes(tree):
         return
-    up = compare.read_kernel(d)
-    text = up["numarace"] or ""
-    lost = NUMA_RACE_LOST.search(text)
-    ks = compare.parse_kselftest(text)
-    verdict(ks.results.get(NUMA_RACE_CASE) == "fail" and lost is not None,
+    nr = parse_results.read_kernel(d)["numarace"] or parse_results.parse_numa_race("")
+    lost = nr["lost"] or {}
+    verdict(nr["result"] == "fail" and bool(lost),
             f"without fixes/: {NUMA_RACE} fails, a wake on the node the futex names "
-            f"misses {lost.group(3) if lost else '?'} of {lost.group(4) if lost else '?'} "
-            f"queued waiters (round {lost.group(1) if lost else '?'})",
-            f"{NUMA_RACE_CASE}: {ks.results.get(NUMA_RACE_CASE, 'missing')}"
+            f"misses {lost.get('missed', '?')} of {lost.get('waiters', '?')} "
+            f"queued waiters (round {lost.get('round', '?')})",
+            f"{NUMA_RACE_CASE}: {nr['result'] or 'missing'}"
             f"{'' if lost else ', no missed waiter reported'}")
-    for name in compare.KERNELS:
-        kn = k[name]["kselftest"]
-        res = kn.results.get(NUMA_RACE_CASE) if kn else None
-        rounds = NUMA_RACE_ROUNDS.search(k[name]["kselftest_text"] or "")
-        verdict(res == "pass" and rounds is not None and int(rounds.group(3)) >= 2,
-                f"{name}: {NUMA_RACE} passes "
-                f"({rounds.group(1) + ' rounds of ' + rounds.group(2) + ' waiters' if rounds else 'no rounds'})",
-                f"{NUMA_RACE_CASE}: {res or 'missing'}")
+    for name in compare_kernels.KERNELS:
+        nr = k[name]["numarace_kselftest"]
+        rounds = nr["rounds"]
+        verdict(nr["result"] == "pass" and rounds is not None and rounds["nodes"] >= 2,
+                f"{name}: {NUMA_RACE} passes ("
+                + (f"{rounds['rounds']} rounds of {rounds['waiters']} waiters" if rounds else "no rounds")
+                + ")",
+                f"{NUMA_RACE_CASE}: {nr['result'] or 'missing'}")
 
 
 def boots(d):
@@ -289,8 +342,8 @@ def boots(d):
     for kernel, dirs in sorted(runs.items()):
         first, hung, failed, bad = [], [], {}, []
         for i, path in sorted(dirs):
-            kn = compare.read_kernel(path)
-            fr = compare.parse_kselftest(kn["firstrun"] or "")
+            kn = parse_results.read_kernel(path)
+            fr = kn["firstrun"] or parse_results.parse_kselftest("")
             ks = kn["kselftest"]
             if kn["end"] is None or ks is None:
                 bad.append(f"boot {i}: no complete results")
@@ -298,9 +351,9 @@ def boots(d):
             where = os.path.basename(path)
             if fr.programs["pass"] != 1:
                 ev = kn["evidence_all"]["firstrun"]
-                first += [f"boot {i}: " + compare.with_evidence(where, f, ev)
+                first += [f"boot {i}: " + with_evidence(where, f, ev)
                           for f in fr.failed or ["futex_numa_mpol did not run"]]
-            hung += [f"boot {i}: " + compare.with_evidence(where, t, kn["evidence"])
+            hung += [f"boot {i}: " + with_evidence(where, t, kn["evidence"])
                      for t in ks.timeouts]
             for f in ks.failed:
                 failed.setdefault(f.split()[0], []).append(i)
@@ -320,15 +373,15 @@ def check_mutant(d, patch):
     """Which checks of one mutant's guest failed: the quick kselftests, the
     FUTEX2_NUMA race test, the precheck count and the waiter count, as
     the patched kernel passes them, and a clean console."""
-    kn = compare.read_kernel(d)
+    kn = parse_results.read_kernel(d)
     caught = []
     if kn["end"] is None:
         caught.append("the guest did not finish")
-    ks, nr = kn["kselftest"], compare.parse_kselftest(kn["numarace"] or "")
+    ks, nr = kn["kselftest"], (kn["numarace"] or parse_results.parse_numa_race(""))["tap"]
     if ks is None or not ks.programs["pass"]:
         caught.append("no kselftest results")
     else:
-        caught += [compare.with_evidence(os.path.basename(d), f, kn["evidence"]) for f in ks.failed]
+        caught += [with_evidence(os.path.basename(d), f, kn["evidence"]) for f in ks.failed]
     if nr.programs["pass"] != 1:
         caught += nr.failed or [NUMA_RACE + " did not run"]
     for kind, (waits, bucket) in sorted((kn["precheck"] or {}).items()):
@@ -368,7 +421,7 @@ def main(argv):
     per_guest = {"--sanitize": [check_sanitized], "--soak": [check_failfutex, check_soak]}
     if argv[1] in per_guest:
         for d in argv[2:]:
-            kn = compare.read_kernel(d)
+            kn = parse_results.read_kernel(d)
             for check in per_guest[argv[1]]:
                 check(os.path.basename(d), kn)
         return 1 if FAILED else 0
@@ -378,19 +431,22 @@ def main(argv):
         return mutants(argv[2])
     run, tree = argv[1], argv[2]
     # Every console, the guests' own included, is scanned with TREE's script.
-    compare.TREE = tree
-    k = {name: compare.read_kernel(os.path.join(run, name)) for name in compare.KERNELS}
+    parse_results.TREE = tree
+    k = {name: parse_results.read_kernel(os.path.join(run, name))
+         for name in compare_kernels.KERNELS + ("patched-many",)}
     check_kselftests(k)
-    check_console(run, tree)
+    check_console(k)
     check_precheck(k)
     check_waiters(k)
-    check_resize(run, k)
+    check_resize(k)
+    check_topology(k["patched-many"])
     check_semantics(k)
     check_badinput(k)
     check_stable(run)
     check_numa_race(run, k, tree)
     check_failfutex("patched", k["patched"])
     check_soak("patched", k["patched"])
+    check_native(run)
     if os.path.isdir(os.path.join(run, "mutants")):
         mutants(os.path.join(run, "mutants"))
     return 0

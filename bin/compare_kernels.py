@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Set two parsed kernels against each other: the summary dict.
+
+summarize() takes what parse_results.read_kernel() returned for "base" and
+"patched", and optionally for the pair booted with more vCPUs
+("base-many", "patched-many"), and returns plain data (lists, dicts,
+numbers, strings) for the renderers: render_md, render_data, render_plot.
+
+Throughput is the median of the runs with its relative standard deviation;
+the ratio is the patched kernel's speed over the base kernel's, the ratio
+of the medians (patched/base where higher is better, base/patched where
+lower is better, so >= 1 always means patched is not slower), and its
+spread combines both relative deviations (sqrt(a^2 + b^2)).
+"""
+
+import math
+import statistics
+
+from parse_results import badinput_diff, with_evidence
+
+KERNELS = ("base", "patched")
+# The pairs of guests that are set against each other.
+PAIRS = (KERNELS, ("base-many", "patched-many"))
+# The blocking paths must not get slower: patched/base at least this,
+# within the spread.
+GOAL = 0.98
+# SET_SLOTS latency, resizebench's set mode, at these thread counts.
+REPLACEMENT_THREADS = (16, 64, 256)
+# The steps whose skip marks a bench group's rows "not run".
+GROUP_STEPS = {"hash": ("hash", "perf"), "block": ("block",), "scale": ("scale",)}
+
+
+def spread(values):
+    """Median and relative standard deviation (0 for a single run)."""
+    med = statistics.median(values)
+    if len(values) < 2 or med == 0:
+        return med, 0.0
+    return med, statistics.stdev(values) / statistics.mean(values)
+
+
+def ratio(base, patched, higher=True):
+    """Patched speed over base speed (ratio of medians) and its combined
+    relative spread: patched/base where HIGHER is better, else base/patched."""
+    mb, sb = spread(base)
+    mp, sp = spread(patched)
+    num, den = (mp, mb) if higher else (mb, mp)
+    return (num / den if den else math.inf), math.hypot(sb, sp)
+
+
+def skip_reason(kernel, steps):
+    """Why one kernel did not run STEPS (its skip sections), or None."""
+    return next((s["reason"] for s in (kernel or {}).get("skips", []) if s["step"] in steps), None)
+
+
+def _side(runs):
+    """One kernel's runs of one row: median, spread, min, max, values."""
+    values = [r["value"] for r in runs if r["value"] is not None]
+    med, rsd = spread(values) if values else (None, 0.0)
+    return {"median": med, "rsd": rsd, "runs": values,
+            "min": min(values) if values else None, "max": max(values) if values else None,
+            "failed": len(runs) - len(values), "command": runs[0]["command"],
+            "failures": [r["failure"] for r in runs if r["failure"]],
+            "buckets": [r["buckets"] for r in runs]}
+
+
+def metric_row(runs, reasons):
+    """A row of one benchmark: {"unit", "higher", KERNEL: side or None,
+    "ratio", "ratio_spread", "not_run": {KERNEL: reason}}; RUNS holds
+    each kernel's runs, REASONS each kernel's skip reason."""
+    first = next(r for n in KERNELS for r in runs[n])
+    row = {"unit": first["unit"], "higher": first["higher"], "ratio": None, "ratio_spread": None,
+           "not_run": {n: reasons[n] for n in KERNELS if not runs[n] and reasons[n]}}
+    for n in KERNELS:
+        row[n] = _side(runs[n]) if runs[n] else None
+    b, p = row["base"], row["patched"]
+    if b and p and b["runs"] and p["runs"]:
+        row["ratio"], row["ratio_spread"] = ratio(b["runs"], p["runs"], first["higher"])
+    return row
+
+
+def meets_goal(row):
+    """A block row's verdict: patched/base >= GOAL within the spread, and
+    no run that reported a failure (pi_stress); None where a kernel did not
+    run it (a skip section says why)."""
+    if any(row[n] and row[n]["failures"] for n in KERNELS):
+        return False
+    if row["not_run"]:
+        return None
+    return row["ratio"] is not None and row["ratio"] * (1 + row["ratio_spread"]) >= GOAL
+
+
+def bench_rows(k, group, key):
+    """{key: metric_row} for GROUP's bench sections of both kernels, in the
+    order they ran; KEY(run) names a row."""
+    runs = {}
+    for n in KERNELS:
+        for r in k[n]["bench"]:
+            if r["group"] == group:
+                runs.setdefault(key(r), {m: [] for m in KERNELS})[n].append(r)
+    reasons = {n: skip_reason(k[n], GROUP_STEPS[group]) for n in KERNELS}
+    return {name: metric_row(per_kernel, reasons) for name, per_kernel in runs.items()}
+
+
+def scale_rows(k):
+    """{op: {threads: metric_row}}: the scale group, per op and thread count."""
+    out = {}
+    for (op, threads), row in bench_rows(k, "scale", lambda r: (r["name"], r["threads"])).items():
+        out.setdefault(op, {})[threads] = row
+    return {op: dict(sorted(rows.items(), key=lambda x: x[0] or 0)) for op, rows in out.items()}
+
+
+def block_rows(k):
+    """The block group's rows, each with its GOAL verdict."""
+    rows = bench_rows(k, "block", lambda r: r["name"])
+    for row in rows.values():
+        row["goal"] = meets_goal(row)
+    return rows
+
+
+def pair_rows(left, right, key):
+    """Entries of two lists matched by KEY: [(key, left one, right one)],
+    None where one side has none."""
+    keys = sorted({key(e) for e in left + right})
+    return [(x, next((e for e in left if key(e) == x), None), next((e for e in right if key(e) == x), None))
+            for x in keys]
+
+
+def _bench_key(run):
+    """Ramp runs first, then SET_SLOTS, each by thread count."""
+    return (run["mode"] != "ramp", run["threads"], run["mode"])
+
+
+def resize_pair(kb, kp):
+    """The private hash replacement runs of one pair of guests: resizebench
+    runs and futex_hash_resize measurements, matched by mode and threads."""
+    rb = (kb or {}).get("resizebench") or {"runs": [], "refstate": {}}
+    rp = (kp or {}).get("resizebench") or {"runs": [], "refstate": {}}
+    tb, tp = (kb or {}).get("resize") or [], (kp or {}).get("resize") or []
+    cpus = (rb["runs"] + rp["runs"] + tb + tp or [{"cpus": None}])[0]["cpus"]
+    bench = [{"mode": (vb or vp)["mode"], "threads": (vb or vp)["threads"], "slots": (vb or vp)["slots"],
+              "base": vb, "patched": vp,
+              "ops_ratio": vp["ops_per_s"] / vb["ops_per_s"] if vb and vp and vb["ops_per_s"] else None}
+             for _, vb, vp in pair_rows(rb["runs"], rp["runs"], _bench_key)]
+    tests = [{"test": (vb or vp)["test"], "threads": (vb or vp)["threads"], "slots": (vb or vp)["slots"],
+              "base": vb, "patched": vp}
+             for _, vb, vp in pair_rows(tb, tp, lambda t: (t["test"], t["threads"]))]
+    return {"cpus": cpus, "bench": bench, "tests": tests,
+            "refstate": {"base": rb["refstate"], "patched": rp["refstate"]}}
+
+
+def resize_rows(k):
+    """resize_pair() for each pair of guests that reported any."""
+    out = []
+    for b, p in PAIRS:
+        r = resize_pair(k.get(b), k.get(p))
+        if r["bench"] or r["tests"]:
+            out.append({"kernels": [b, p], **r})
+    return out
+
+
+def replacement_rows(resize):
+    """SET_SLOTS latency under load per vCPU count, at REPLACEMENT_THREADS:
+    [{"cpus", "rows": [{"threads", "slots", KERNEL: {"seconds", "done"}}]}];
+    a run that never completed has its limit as seconds and done False."""
+    out = []
+    for pair in resize:
+        rows = [{"threads": r["threads"], "slots": r["slots"],
+                 **{n: {"seconds": r[n]["seconds"], "done": r[n]["done"]} if r[n] else None
+                    for n in KERNELS}}
+                for r in pair["bench"] if r["mode"] == "set" and r["threads"] in REPLACEMENT_THREADS]
+        if rows:
+            out.append({"cpus": pair["cpus"], "rows": rows})
+    return out
+
+
+def kselftest_rows(k):
+    """Kselftest totals of every guest, failed programs naming their evidence."""
+    out = {}
+    for name, kn in k.items():
+        ks = kn["kselftest"] if kn else None
+        if ks:
+            out[name] = {"cpus": kn["cpus"], "accel": kn["accel"],
+                         "programs": ks.programs, "subtests": ks.subtests,
+                         "failed": [with_evidence(name, f, kn["evidence"]) for f in ks.failed],
+                         "skipped": sorted(t for t, v in ks.results.items() if v == "skip")}
+    return out
+
+
+def badinput_rows(k):
+    """How many malformed calls ran, and those whose result differs."""
+    b, p = k["base"]["badinput"], k["patched"]["badinput"]
+    if not b or not p:
+        return None
+    return {"calls": len(p["calls"]),
+            "differ": [{"call": c, "base": rb, "patched": rp} for c, rb, rp in badinput_diff(b, p)]}
+
+
+def kernel_info(kn):
+    """What the header says of one kernel."""
+    return {key: kn[key] for key in ("dir", "uname", "cpus", "accel", "badness", "machine", "skips")}
+
+
+def summarize(k):
+    """The comparison of K, {"base": read_kernel(), "patched": ..., and
+    optionally "base-many", "patched-many"}, as one dict."""
+    k = {name: kn for name, kn in k.items() if kn is not None}
+    resize = resize_rows(k)
+    return {
+        "kernels": {name: kernel_info(kn) for name, kn in k.items()},
+        "kselftest": kselftest_rows(k),
+        "precheck": {n: {kind: {"waits": w, "bucket": b} for kind, (w, b) in k[n]["precheck"].items()}
+                     for n in KERNELS if k[n]["precheck"]},
+        "waiters": {n: k[n]["waiters"] for n in KERNELS if k[n]["waiters"]},
+        "badinput": badinput_rows(k),
+        "resize": resize,
+        "replacement": replacement_rows(resize),
+        "hash": bench_rows(k, "hash", lambda r: r["name"]),
+        "block": block_rows(k),
+        "scale": scale_rows(k),
+        "skipped": [{"kernel": name, **s} for name, kn in k.items() for s in kn["skips"]],
+        "goal": GOAL,
+    }

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Stage "native" (make native): the guest's steps on this machine's own
+# running kernel, with the tools of bin/tools.sh, by guest/native.sh; one
+# progress line per step, what the steps log on stderr. At the end, the
+# result folder (results.txt, accel).
+#
+# Usage: bin/native.sh [DIR]	(default results/native-<release>-<date>)
+#
+# Settings: STEPS (guest/native.sh's default unless set), RUNS, BENCH_SECS,
+# KST_TIMEOUT, KST_TESTS, SCALE_RUNS, SCALE_SECS, SOAK_SECS; as root.
+set -eu -o pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ $# -le 1 ] || die "usage: bin/native.sh [DIR]"
+dir=${1:-$RESULTS/native-$(uname -r)-$(date +%Y%m%d-%H%M%S)}
+steps=${STEPS:-}
+for s in ${steps//,/ }; do
+	[[ $s =~ ^[a-z0-9_]+$ && -f $TOP/guest/steps/$s.sh ]] ||
+		die "STEPS=$steps: no step '$s' in guest/steps/"
+done
+# The commit the tools were built from (bin/tools.sh), else the tree's.
+rev=$(cat "$OUT/tools-rev" 2>/dev/null ||
+	git -C "$TREE" rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+# Only the settings that are set: guest/run.sh has the defaults.
+settings=(tools_rev="$rev")
+for v in RUNS BENCH_SECS KST_TIMEOUT KST_TESTS SCALE_RUNS SCALE_SECS SOAK_SECS; do
+	[ -z "${!v:-}" ] || settings+=("${v,,}=${!v}")
+done
+
+progress "native: $(uname -r), $(nproc) CPUs, steps ${steps:-default}"
+env TOOLS="$OUT" "${settings[@]}" "$TOP/guest/native.sh" "$dir" ${steps:+"$steps"} |
+	while IFS= read -r line; do
+		case $line in
+		"guest: step "*)	progress "native: ${line#guest: }" ;;
+		*)			printf '%s\n' "$line" >&2 ;;
+		esac
+	done
+progress "native: results in $dir"

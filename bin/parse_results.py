@@ -1,0 +1,520 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Read one result folder, of a QEMU guest or of a native run, into data.
+
+A result folder holds results.txt (sections "==> NAME <==", each with the
+raw output of one step or tool), accel, and for a QEMU guest console.log.
+read_kernel() parses results.txt once and returns everything in it: the
+other bin/ modules and tests/verdicts.py only read what it returns.
+"""
+
+import os
+import re
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The kernel tree whose rcutorture console-badness.sh scans the consoles.
+TREE = os.environ.get("TREE", os.path.join(TOP, "build", "tree"))
+RESULTS = "results.txt"
+
+_HEADER = re.compile(r"^==> (.+) <==$")
+
+
+def parse_sections(text):
+    """results.txt -> [(name, body)], in order; a name may repeat (bench)."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        m = _HEADER.match(line.rstrip("\n"))
+        if m:
+            out.append([m.group(1), ""])
+        elif out:
+            out[-1][1] += line
+    return [tuple(s) for s in out]
+
+
+def section(sections, name):
+    """The body of the first section NAME, or None when there is none."""
+    return next((body for n, body in sections if n == name), None)
+
+
+def sections_named(sections, name):
+    """The bodies of every section NAME, in order."""
+    return [body for n, body in sections if n == name]
+
+
+@dataclass
+class Kselftest:
+    """Totals of one kselftest run: test programs and their subtests."""
+    programs: dict = field(default_factory=lambda: {"pass": 0, "fail": 0, "skip": 0})
+    subtests: dict = field(default_factory=lambda: {"pass": 0, "fail": 0, "skip": 0})
+    results: dict = field(default_factory=dict)   # "prog:subtest" -> pass/fail/skip
+    failed: list = field(default_factory=list)    # programs that failed or timed out
+    timeouts: list = field(default_factory=list)  # programs stopped for their time
+    planned: int = 0                              # programs the runner's plans announced
+
+
+_TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
+_PLAN = re.compile(r"^1\.\.(\d+)$")
+# A nested "ok N # SKIP why" without a name counts as a skip as well.
+_SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s*#\s*(SKIP|XFAIL|TODO).*)?$")
+
+
+def _verdict(not_ok, rest):
+    if rest and re.search(r"#\s*SKIP", rest):
+        return "skip"
+    return "fail" if not_ok else "pass"
+
+
+def parse_kselftest(text):
+    """Parse run_kselftest.sh output: top-level TAP plus nested subtests."""
+    ks = Kselftest()
+    current = None
+    timed_out = False
+    for line in text.splitlines():
+        m = _TOP.match(line)
+        if m:
+            v = _verdict(m.group(1), m.group(3))
+            ks.programs[v] += 1
+            if v == "fail":
+                ks.failed.append(m.group(2) + m.group(3))
+            if timed_out or "TIMEOUT" in m.group(3):
+                ks.timeouts.append(m.group(2))
+            current, timed_out = None, False
+            continue
+        m = _PLAN.match(line)
+        if m:
+            ks.planned += int(m.group(1))
+        # kselftest_harness.h, for a test case that ran out of time
+        if line.startswith("# ") and line.endswith(": Test terminated by timeout"):
+            timed_out = True
+        if line.startswith("# selftests: "):
+            current = line.split(": ", 2)[-1].strip()
+            continue
+        m = _SUB.match(line)
+        if m and current:
+            v = _verdict(m.group(1), m.group(3))
+            ks.subtests[v] += 1
+            ks.results[f"{current}:{m.group(2).strip()}"] = v
+    return ks
+
+
+# The FUTEX2_NUMA first-waiter race of fixes/: the kselftest that the fix
+# adds, its one case, and what it logs when a wake misses a waiter.
+NUMA_RACE = "futex_numa_race"
+NUMA_RACE_CASE = NUMA_RACE + ":global.first_waiters_agree_on_node"
+_NUMA_RACE_LOST = re.compile(r"first_waiters_agree_on_node:round (\d+): a wake on node (-?\d+), "
+                             r"the word's node, missed (\d+) of (\d+) waiters")
+_NUMA_RACE_ROUNDS = re.compile(r"first_waiters_agree_on_node:(\d+) rounds of (\d+) waiters "
+                               r"on (\d+) nodes")
+
+
+def _ints(m, names):
+    return dict(zip(names, map(int, m.groups()))) if m else None
+
+
+def parse_numa_race(text):
+    """What futex_numa_race reported in a TAP section: {"tap": Kselftest,
+    "result": its case's result or None, "lost": {round, node, missed,
+    waiters} of a missed wake or None, "rounds": {rounds, waiters, nodes}
+    or None}."""
+    text = text or ""
+    ks = parse_kselftest(text)
+    return {"tap": ks, "result": ks.results.get(NUMA_RACE_CASE),
+            "lost": _ints(_NUMA_RACE_LOST.search(text), ("round", "node", "missed", "waiters")),
+            "rounds": _ints(_NUMA_RACE_ROUNDS.search(text), ("rounds", "waiters", "nodes"))}
+
+
+def parse_precheck(text):
+    """Lines "private waits=N bucket=M" -> {"private": (N, M)}."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^(\w+) waits=(\d+) bucket=(\d+)$", line.strip())
+        if m:
+            out[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return out
+
+
+def parse_waiters(text):
+    """Lines "private aborted=A wakes=W busy=B ..." -> {"private": {...}};
+    "error ..." lines -> {"error": [...]}."""
+    out = {}
+    for line in text.splitlines():
+        words = line.split()
+        if words and words[0] == "error":
+            out.setdefault("error", []).append(line.strip())
+        elif len(words) > 1 and all(re.match(r"^\w+=\d+$", w) for w in words[1:]):
+            out[words[0]] = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+    return out
+
+
+_BADINPUT = re.compile(r"^(\d+) (.*) -> (-?\d+) (\S+)$")
+
+
+def parse_badinput(text):
+    """futex_badinput's lines -> {"calls": {call: "RET ERRNO"}, "total": N,
+    "errors": [...]}."""
+    out = {"calls": {}, "total": None, "errors": []}
+    for line in text.splitlines():
+        m = _BADINPUT.match(line)
+        if m:
+            out["calls"][m.group(2)] = f"{m.group(3)} {m.group(4)}"
+        elif line.startswith("total "):
+            out["total"] = int(line.split()[1])
+        elif line.startswith("error "):
+            out["errors"].append(line[6:])
+    return out
+
+
+def badinput_diff(base, patched):
+    """Calls whose results differ between two parse_badinput() results."""
+    calls = sorted(set(base["calls"]) | set(patched["calls"]))
+    return [(c, base["calls"].get(c, "missing"), patched["calls"].get(c, "missing"))
+            for c in calls if base["calls"].get(c) != patched["calls"].get(c)]
+
+
+def parse_failfutex(text, tap=""):
+    """The fault injection step, its key=value lines and the TAP of its
+    programs (section "failfutex tap") -> {"faults", "calls", "programs",
+    "listed", "timeouts", "badinput_rc", "stress_rc", "stress_ops",
+    "errors"}: faults injected out of calls of should_fail_futex(), and how
+    the programs ended (programs: how many the runner reported, of listed:
+    the step's "listed N", else what the runner's plans announced)."""
+    ks = parse_kselftest(tap or "")
+    out = {"faults": 0, "calls": 0, "programs": sum(ks.programs.values()), "listed": ks.planned,
+           "timeouts": ks.timeouts, "badinput_rc": None, "stress_rc": None, "stress_ops": 0,
+           "errors": []}
+    for line in text.splitlines():
+        w = line.split()
+        kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
+        if line.startswith("sites ret="):
+            out["calls"] += int(w[2])
+            if kv["ret"] == "1":
+                out["faults"] = int(w[2])
+        elif line.startswith("listed "):
+            out["listed"] = int(w[1])
+        elif line.startswith("badinput rc="):
+            out["badinput_rc"] = int(kv["rc"])
+        elif line.startswith("stress-ng rc="):
+            out["stress_rc"] = int(kv["rc"])
+            out["stress_ops"] = int(kv.get("ops") or 0)
+        elif line.startswith("error "):
+            out["errors"].append(line[6:])
+    return out
+
+
+def parse_soak(text):
+    """The soak step -> {"stress_rc": rc, "perf": {bench: (runs, rc)}, "errors"}."""
+    out = {"stress_rc": None, "perf": {}, "errors": []}
+    for line in text.splitlines():
+        w = line.split()
+        kv = dict(x.split("=", 1) for x in w if "=" in x)
+        if line.startswith("stress-ng rc="):
+            out["stress_rc"] = int(kv["rc"])
+        elif line.startswith("perf ") and "runs" in kv:
+            out["perf"][w[1]] = (int(kv["runs"]), int(kv["rc"]))
+        elif line.startswith("error "):
+            out["errors"].append(line[6:])
+    return out
+
+
+_RESIZE = re.compile(r"(auto resize|set slots) to (\d+)(?: slots)?: (\d+) threads, (\d+) CPUs, "
+                     r"(done|not done) after ([\d.]+) s, grace period ([-\d.]+) s")
+
+
+def parse_resize(text):
+    """futex_hash_resize's measurements -> [{"test", "slots", "threads",
+    "cpus", "done", "seconds", "gp"}]."""
+    out = []
+    for line in text.splitlines():
+        m = _RESIZE.search(line)
+        if m:
+            out.append({"test": "auto" if m.group(1) == "auto resize" else "set",
+                        "slots": int(m.group(2)), "threads": int(m.group(3)),
+                        "cpus": int(m.group(4)), "done": m.group(5) == "done",
+                        "seconds": float(m.group(6)), "gp": float(m.group(7))})
+    return out
+
+
+def parse_resizebench(text):
+    """futex_resize_bench lines and reference-state counts ->
+    {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s}],
+     "refstate": {state: hits}}."""
+    out = {"runs": [], "refstate": {}}
+    for line in text.splitlines():
+        kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+        if line.startswith("mode="):
+            out["runs"].append({"mode": kv["mode"], "threads": int(kv["threads"]),
+                                "cpus": int(kv["cpus"]), "slots": int(kv["slots"]),
+                                "done": kv["done"] == "1", "seconds": float(kv["seconds"]),
+                                "ops_per_s": float(kv["ops_per_s"])})
+        elif line.startswith("refstate "):
+            out["refstate"][int(kv["state"])] = int(kv["hits"])
+    return out
+
+
+_AVG = re.compile(r"^Averaged (\d+) operations/sec", re.M)
+
+
+def parse_perf(text):
+    """The averaged ops/s of one perf bench futex hash or lock-pi run, or None."""
+    m = _AVG.search(text)
+    return int(m.group(1)) if m else None
+
+
+_BUCKETS = re.compile(r"^Futex hashing: (?:global hash|.*?(\d+) (?:hash )?buckets)", re.M)
+_RAMP = re.compile(r"^ *[\d.]+ s: (?:global hash|(\d+) hash buckets)$", re.M)
+
+
+def parse_perf_buckets(text):
+    """The hash size a perf bench futex hash run ended with (0: global hash):
+    with --ramp, the last size seen while the threads ran (the summary line
+    comes after they stopped, when a stuck replacement completes)."""
+    ramp = _RAMP.findall(text)
+    if ramp:
+        return int(ramp[-1]) if ramp[-1] else 0
+    m = _BUCKETS.search(text)
+    return (int(m.group(1)) if m.group(1) else 0) if m else None
+
+
+def _last_float(pattern):
+    """A metric parser (text, argv) for the last line matching PATTERN at a
+    line's start: the final averaged line, not the "[Run N]: ..." before it."""
+    regex = re.compile(pattern, re.M)
+
+    def parse(text, argv=()):
+        found = regex.findall(text)
+        return float(found[-1]) if found else None
+    return parse
+
+
+_PERF_WAKE = _last_float(r"^Wokeup \d+ of \d+ threads in ([\d.]+) ms")
+_PERF_WAKE_PARALLEL = _last_float(r"^Avg per-thread latency \(.*\) in ([\d.]+) ms")
+_PERF_REQUEUE = _last_float(r"^Requeued \d+ of \d+ threads in ([\d.]+) ms")
+_SYSBENCH_TIME = _last_float(r"^\s*total time:\s+([\d.]+)s$")
+_SYSBENCH_EVENTS = _last_float(r"^\s*total number of events:\s+(\d+)$")
+
+
+def parse_perf_ops(text, argv=()):
+    """perf bench futex hash or lock-pi: the averaged ops/s, or None."""
+    return parse_perf(text)
+
+
+def parse_sysbench_threads(text, argv=()):
+    """sysbench threads: events per second of its total time, or None."""
+    events, secs = _SYSBENCH_EVENTS(text), _SYSBENCH_TIME(text)
+    return events / secs if events is not None and secs else None
+
+
+_PI_FAILURE = re.compile(r"ERROR|FAIL|deadlock", re.I)
+_PI_INVERSIONS = _last_float(r"^Total inversion performed: (\d+)$")
+_PI_DURATION = re.compile(r"^Test Duration: (\d+) days, (\d+) hours, (\d+) minutes, (\d+) seconds$",
+                          re.M)
+
+
+def _pi_seconds(argv, text):
+    """pi_stress's --duration, else the "Test Duration" it printed."""
+    for i, a in enumerate(argv):
+        if a.startswith("--duration="):
+            return float(a.split("=", 1)[1])
+        if a in ("--duration", "-D") and i + 1 < len(argv):
+            return float(argv[i + 1])
+    m = _PI_DURATION.search(text)
+    if not m:
+        return None
+    d, h, mi, s = map(int, m.groups())
+    return float(((d * 24 + h) * 60 + mi) * 60 + s)
+
+
+def parse_pi_stress(text, argv=()):
+    """pi_stress: inversions per second of its duration, or None."""
+    inversions, secs = _PI_INVERSIONS(text), _pi_seconds(argv, text)
+    return inversions / secs if inversions is not None and secs else None
+
+
+def pi_stress_failure(text, rc):
+    """Why a pi_stress run failed (exit status or a line saying so), or None."""
+    line = next((x.strip() for x in text.splitlines() if _PI_FAILURE.search(x)), None)
+    return line or (f"rc {rc}" if rc != 0 else None)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """How a benchmark program's output is read: parse(text, argv) gives
+    the value, in UNIT; HIGHER says whether a higher value is better."""
+    parse: object
+    unit: str
+    higher: bool
+
+
+# FORMAT.md's table: the metric of each program of a bench section.
+METRICS = {
+    "perf hash": Metric(parse_perf_ops, "ops/s", True),
+    "perf lock-pi": Metric(parse_perf_ops, "ops/s", True),
+    "perf wake": Metric(_PERF_WAKE, "ms", False),
+    "perf wake-parallel": Metric(_PERF_WAKE_PARALLEL, "ms", False),
+    "perf requeue": Metric(_PERF_REQUEUE, "ms", False),
+    "sysbench mutex": Metric(_SYSBENCH_TIME, "s", False),
+    "sysbench threads": Metric(parse_sysbench_threads, "events/s", True),
+    "pi_stress": Metric(parse_pi_stress, "inversions/s", True),
+}
+
+
+def program(argv):
+    """The METRICS key of a command line: "perf wake", "sysbench mutex",
+    "pi_stress", whatever wraps it (timeout, env), or None."""
+    names = [os.path.basename(a) for a in argv]
+    for i, name in enumerate(names):
+        rest = [a for a in argv[i + 1:] if not a.startswith("-")]
+        if name == "perf" and rest[:2] == ["bench", "futex"] and len(rest) > 2:
+            return "perf " + rest[2]
+        if name == "sysbench":
+            test = [a.split("=", 1)[1] for a in argv[i + 1:] if a.startswith("--test=")]
+            return "sysbench " + (test or rest or ["?"])[0]
+        if name == "pi_stress":
+            return name
+    return None
+
+
+def parse_bench(body):
+    """One bench section -> {"group", "name", "run", "runs", "threads"
+    (None: the program's default), "command", "program", "rc", "value",
+    "unit", "higher", "buckets" (perf hash), "failure" (pi_stress)}."""
+    lines = body.splitlines()
+    head = next((x for x in lines if x.startswith("# bench ")), "")
+    kv = dict(w.split("=", 1) for w in head.split()[2:] if "=" in w)
+    command = next((x[2:] for x in lines if x.startswith("$ ")), "")
+    rc = next((int(x.split()[2]) for x in lines if re.match(r"^# rc -?\d+$", x)), None)
+    output = "".join(x + "\n" for x in lines if x != head and not x.startswith("$ ")
+                     and not re.match(r"^# rc -?\d+$", x))
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        argv = command.split()
+    prog = program(argv)
+    metric = METRICS.get(prog)
+    value = metric.parse(output, argv) if metric and rc == 0 else None
+    threads = kv.get("threads", "-")
+    return {"group": kv.get("group"), "name": kv.get("name"),
+            "run": int(kv.get("run", 0)), "runs": int(kv.get("runs", 0)),
+            "threads": int(threads) if threads.isdigit() else None,
+            "command": command, "program": prog, "rc": rc, "value": value,
+            "unit": metric.unit if metric else None, "higher": metric.higher if metric else True,
+            "buckets": parse_perf_buckets(output) if prog == "perf hash" else None,
+            "failure": pi_stress_failure(output, rc) if prog == "pi_stress" else None}
+
+
+def parse_machine(text):
+    """The machine section -> {"release", "cpus", "online", "nodes",
+    "node": {N: {"cpus": cpulist, "distances": [...]}}, "config", "tools",
+    "runner"}; a key it did not report is None."""
+    kv = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+    nodes = {}
+    for key, value in kv.items():
+        m = re.match(r"^node(\d+)$", key)
+        if m:
+            parts = dict(p.strip().split(" ", 1) for p in value.split(";") if " " in p.strip())
+            nodes[int(m.group(1))] = {"cpus": parts.get("cpus", ""),
+                                      "distances": [int(d) for d in parts.get("distances", "").split()]}
+
+    def number(key):
+        return int(kv[key]) if kv.get(key, "").isdigit() else None
+    return {"release": kv.get("release"), "cpus": number("cpus"), "online": kv.get("online"),
+            "nodes": number("nodes"), "node": dict(sorted(nodes.items())),
+            "config": kv.get("config"), "tools": kv.get("tools"), "runner": kv.get("runner")}
+
+
+def parse_skips(bodies):
+    """The skip sections -> [{"step", "reason"}], one per section."""
+    out = []
+    for body in bodies:
+        step, _, reason = body.strip().partition(":")
+        out.append({"step": step.strip(), "reason": reason.strip() or "no reason given"})
+    return out
+
+
+def badness(text, tree=None):
+    """Lines of a kernel log that rcutorture's console-badness.sh flags, the
+    script taken from TREE (the kernel tree) unless given another; None
+    without a log or without the script."""
+    script = os.path.join(tree or TREE, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
+    if text is None or not os.path.exists(script):
+        return None
+    r = subprocess.run(["bash", script], input=text, capture_output=True, text=True)
+    return r.stdout.splitlines()
+
+
+def _read(d, name):
+    p = os.path.join(d, name)
+    if not os.path.exists(p):
+        return None
+    with open(p, errors="replace") as f:
+        return f.read()
+
+
+# guest/run.sh: "evidence STEP TEST", what the threads of a kselftest program
+# that was killed for its time were doing (guest/evidence.sh).
+_EVIDENCE = re.compile(r"^evidence ([a-z]+) (\S+)$")
+EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex")
+
+
+def evidence_sections(sections, steps=("kselftest", "resize")):
+    """{test program: section name} for the evidence of STEPS."""
+    out = {}
+    for name, _ in sections:
+        m = _EVIDENCE.match(name)
+        if m and m.group(1) in steps:
+            out.setdefault(m.group(2), name)
+    return out
+
+
+def with_evidence(where, failed, evidence):
+    """A failed program's entry, naming the evidence its guest recorded."""
+    name = evidence.get(failed.split()[0])
+    return f"{failed} (evidence: {where}/{RESULTS}, section \"{name}\")" if name else failed
+
+
+def _parsed(parser, text):
+    return parser(text) if text is not None else None
+
+
+def read_kernel(d):
+    """Everything one result folder D reported, from its results.txt."""
+    text = _read(d, RESULTS)
+    secs = parse_sections(text or "")
+
+    def get(name):
+        return section(secs, name)
+    # The resize step runs kselftest programs through the same runner.
+    tap = [t for t in (get("kselftest"), get("resize")) if t is not None]
+    ks = "".join(tap) if tap else None
+    ff = get("failfutex")
+    console = _read(d, "console.log")
+    machine = get("machine")
+    return {
+        "dir": d,
+        "end": get("end"),
+        "uname": (get("uname") or "").strip(),
+        "cpus": (get("cpus") or "").strip(),
+        # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; a native run: "native".
+        "accel": (_read(d, "accel") or "").strip(),
+        "machine": parse_machine(machine) if machine is not None else None,
+        "skips": parse_skips(sections_named(secs, "skip")),
+        "kselftest": _parsed(parse_kselftest, ks),
+        "numarace_kselftest": parse_numa_race(ks),
+        "numarace": _parsed(parse_numa_race, get("numarace")),
+        "firstrun": _parsed(parse_kselftest, get("firstrun")),
+        "precheck": _parsed(parse_precheck, get("precheck")),
+        "waiters": _parsed(parse_waiters, get("waiters")),
+        "resize": parse_resize(ks or ""),
+        "resizebench": _parsed(parse_resizebench, get("resizebench")),
+        "badinput": _parsed(parse_badinput, get("badinput")),
+        "failfutex": parse_failfutex(ff, get("failfutex tap")) if ff is not None else None,
+        "soak": _parsed(parse_soak, get("soak")),
+        "bench": [parse_bench(b) for b in sections_named(secs, "bench")],
+        "badness": badness(console if console is not None else get("dmesg")),
+        "evidence": evidence_sections(secs),
+        "evidence_all": {step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},
+    }
+

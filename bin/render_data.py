@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Render compare_kernels.summarize()'s dict as data files: summary.json
+(the dict itself) and summary.tsv, one row per measurement and kernel,
+which holds the data behind every plot of render_plot."""
+
+import dataclasses
+import json
+
+from compare_kernels import KERNELS
+
+COLUMNS = ("metric", "key", "threads", "kernel", "value", "unit", "min", "max", "ratio", "spread", "note")
+
+
+def _row(metric, key, kernel, value, **more):
+    """One TSV row as a dict of COLUMNS; a column not given is empty."""
+    return {"metric": metric, "key": key, "kernel": kernel, "value": value, **more}
+
+
+def kselftest_rows(s):
+    for kernel, k in s["kselftest"].items():
+        for what in ("programs", "subtests"):
+            for v in ("pass", "fail", "skip"):
+                yield _row(f"kselftest_{what}", v, kernel, k[what][v])
+        yield _row("accelerator", "", kernel, k["accel"])
+
+
+def guest_rows(s):
+    """The precheck and waiter counts of each kernel."""
+    for kernel, kinds in s["precheck"].items():
+        for kind, v in sorted(kinds.items()):
+            yield _row("precheck_bucket", kind, kernel, v["bucket"], note=f"of {v['waits']}")
+    for kernel, kinds in s["waiters"].items():
+        for kind, v in sorted(kinds.items()):
+            if kind != "error":
+                yield _row("idle_wakes_seeing_waiters", kind, kernel, v["busy"], note=f"of {v['wakes']}")
+
+
+def resize_rows(s):
+    """resizebench's runs of every guest: seconds (empty where it never
+    completed) and ops/s after."""
+    for pair in s["resize"]:
+        for r in pair["bench"]:
+            for role, kernel in zip(KERNELS, pair["kernels"]):
+                v = r[role]
+                if v:
+                    yield _row(f"resize_{r['mode']}_seconds", f"{pair['cpus']} vCPUs", kernel,
+                               v["seconds"] if v["done"] else "", unit="s", threads=r["threads"])
+                    yield _row(f"resize_{r['mode']}_ops", f"{pair['cpus']} vCPUs", kernel,
+                               round(v["ops_per_s"]), unit="ops/s", threads=r["threads"])
+
+
+def replacement_rows(s):
+    """SET_SLOTS latency per vCPU count and thread count: the replacement
+    plot's data; a run that never completed has its limit, noted."""
+    for pair in s["replacement"]:
+        for r in pair["rows"]:
+            for kernel in KERNELS:
+                v = r[kernel]
+                if v:
+                    yield _row("replacement", f"{pair['cpus']} vCPUs", kernel, v["seconds"], unit="s",
+                               threads=r["threads"], note="" if v["done"] else "not done")
+
+
+def metric_rows(metric, key, row, threads=""):
+    """Each kernel's median, min and max of one benchmark row; the ratio
+    and its spread on the patched kernel's row."""
+    for kernel in KERNELS:
+        side = row[kernel]
+        if side and side["median"] is not None:
+            ratio = {"ratio": f"{row['ratio']:.4f}", "spread": f"{row['ratio_spread']:.4f}"} \
+                if kernel == "patched" and row["ratio"] is not None else {}
+            yield _row(metric, key, kernel, side["median"], unit=row["unit"], threads=threads,
+                       min=side["min"], max=side["max"], **ratio)
+        elif row["not_run"].get(kernel):
+            yield _row(metric, key, kernel, "", note="not run: " + row["not_run"][kernel])
+
+
+def bench_rows(s):
+    """The hash, block and scale groups; the scale rows are the scale plots' data."""
+    for group in ("hash", "block"):
+        for name, row in s[group].items():
+            yield from metric_rows(group, name, row)
+    for op, rows in s["scale"].items():
+        for threads, row in rows.items():
+            yield from metric_rows("scale", op, row, "" if threads is None else threads)
+
+
+def skip_rows(s):
+    for x in s["skipped"]:
+        yield _row("skipped", x["step"], x["kernel"], "", note=x["reason"])
+
+
+def rows(s):
+    """Every TSV row of summary S, as dicts of COLUMNS."""
+    for part in (kselftest_rows, guest_rows, resize_rows, replacement_rows, bench_rows, skip_rows):
+        yield from part(s)
+
+
+def _cell(v):
+    """A TSV cell: a float with six significant digits, else as it is."""
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def tsv(s):
+    """summary.tsv's text: a header line, then one line per row."""
+    lines = ["\t".join(COLUMNS)]
+    lines += ["\t".join(_cell(r.get(c, "")) for c in COLUMNS) for r in rows(s)]
+    return "\n".join(lines) + "\n"
+
+
+def _plain(o):
+    """JSON for what the summary holds besides plain data (Kselftest)."""
+    if dataclasses.is_dataclass(o):
+        return dataclasses.asdict(o)
+    raise TypeError(f"{type(o).__name__} is not JSON serializable")
+
+
+def write(s, json_path, tsv_path):
+    """Write summary.json and summary.tsv."""
+    with open(json_path, "w") as f:
+        json.dump(s, f, indent=1, default=_plain)
+    with open(tsv_path, "w") as f:
+        f.write(tsv(s))

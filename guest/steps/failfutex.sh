@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash, which has "local" too
+# shellcheck disable=SC2154 # the settings: guest/run.sh exports them
+# Step failfutex: fault injection (CONFIG_FAIL_FUTEX): with fail_futex
+# failing one in ten of its call sites (key lookups, user access in the PI
+# and requeue code), run futex kselftests, the malformed calls and
+# stress-ng's futex stressor (for a fifth of soak_secs). Their results do
+# not matter: an injected fault fails calls that would have worked, and a
+# test whose waker failed may wait until kselftest_harness kills it after
+# 30 s. What matters is that every program ends by then, 30 s for each of
+# its test cases: one that outlives that has a task that not even SIGKILL
+# ends, hung in the kernel. Also that faults were injected (a kretprobe
+# hist on should_fail_futex() counts them) and, in the verdict, that the
+# console stays clean. futex_requeue_pi (24 cases) and futex_hash_resize
+# can take minutes this way; they run only in a soak of 300 s or more
+# (make soak).
+#
+# The programs' TAP goes raw to section "failfutex tap" (the host counts
+# the programs and their timeouts there), what this step measured itself
+# to section "failfutex".
+set -u
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+FAIL_TESTS="futex_wait_timeout futex_wait_wouldblock futex_wait futex_requeue
+futex_waitv futex_lock_pi_exiting"
+FAIL_TESTS_LONG="futex_requeue_pi futex_hash_resize"
+
+d=/sys/kernel/debug/fail_futex
+ev=futex_fail
+out=$GUEST_TMP/failfutex.txt
+tap=$GUEST_TMP/failfutex.tap
+stress=$GUEST_TMP/stress.txt
+secs=$((soak_secs / 5))
+tests=$FAIL_TESTS
+
+[ "$secs" -gt 0 ] || secs=1
+[ "$soak_secs" -lt 300 ] || tests="$tests $FAIL_TESTS_LONG"
+if [ ! -d $d ]; then
+	skip failfutex "no fail_futex in debugfs"
+	exit 0
+fi
+if ! echo "r:$ev should_fail_futex ret=\$retval:u8" 2>/dev/null >>"$TRACING/kprobe_events" ||
+   ! echo 'hist:keys=ret' >"$TRACING/events/kprobes/$ev/trigger"; then
+	echo "-:$ev" 2>/dev/null >>"$TRACING/kprobe_events"
+	skip failfutex "no kretprobe on should_fail_futex$(tracefs_why)"
+	exit 0
+fi
+echo 10 >$d/probability
+echo 1 >$d/interval
+echo -1 >$d/times
+echo 0 >$d/verbose
+n=$(echo "$tests" | wc -w)
+log "failfutex: $n programs, futex_badinput and stress-ng for ${secs}s, 10% of fail_futex sites failing"
+: >"$tap"
+for p in $tests; do
+	kselftest_one "$p" $(($(cases "$p") * 30 + 30)) failfutex >>"$tap"
+done
+{
+	echo "listed $n"
+	rc=0
+	bounded 120 "$GUEST_BIN/futex_badinput" >/dev/null 2>&1 || rc=$?
+	echo "badinput rc=$rc"
+	rc=0
+	bounded $((secs + 60)) stress-ng --futex "$(nproc)" --timeout "${secs}s" \
+		--metrics-brief >"$stress" 2>&1 || rc=$?
+	echo "stress-ng rc=$rc ops=$(awk '$4 == "futex" { print $5 }' "$stress")"
+	echo 0 >$d/probability
+	sed -n 's/^{ ret: *\([01]\) } hitcount: *\([0-9]*\)$/sites ret=\1 \2/p' \
+		"$TRACING/events/kprobes/$ev/hist"
+} >"$out"
+echo '!hist:keys=ret' >"$TRACING/events/kprobes/$ev/trigger"
+echo "-:$ev" >>"$TRACING/kprobe_events"
+section "failfutex tap" <"$tap"
+section failfutex <"$out"

@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash, which has "local" too
+# Step quick: the kselftests of what the series changes, for a sanitizer
+# kernel in make check: refused waits and their error precedence, waits,
+# wakes, requeues, futex_waitv and the private hash replacement, under
+# load, with a futex operation stalled in a fault and with a starved
+# reference holder. Same section as step kselftest.
+set -u
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+QUICK_TESTS="futex_wait_wouldblock futex_wait futex_requeue futex_waitv
+futex_hash_resize futex_hash_drain"
+
+# shellcheck disable=SC2086 # a list of test names
+kselftest kselftest $QUICK_TESTS

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash, which has "local" too
+# shellcheck disable=SC2154 # the settings: guest/run.sh exports them
+# Step resizebench: private hash replacement under load: time to the
+# auto-scaled size after a ramp and PR_FUTEX_HASH_SET_SLOTS latency, each
+# with the load's ops/s after it, at 16, 64 and 256 threads; then, in the
+# steady state after a ramp to 64 threads, how the hash references were
+# counted, from a histogram of the state that futex_private_hash_put()
+# finds as the references are dropped (0 FR_PERCPU, 1 FR_ATOMIC, 2
+# FR_DRAIN, 3 FR_STALLED where the kernel has them): every reference taken
+# is dropped there, and unlike futex_ref_get() it is out of line on every
+# kernel.
+set -u
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+ev=futex_ref
+out=$GUEST_TMP/resizebench.txt
+
+: >"$out"
+for mode in ramp set; do
+	for n in 16 64 256; do
+		log "resizebench: $mode, $n threads"
+		"$GUEST_BIN/futex_resize_bench" $mode $n "$bench_secs" >>"$out" 2>&1
+	done
+done
+if echo "p:$ev futex_private_hash_put state=+0(%di):s32" 2>/dev/null >>"$TRACING/kprobe_events" &&
+   echo 'hist:keys=state:pause' >"$TRACING/events/kprobes/$ev/trigger"; then
+	log "resizebench: reference states after a ramp to 64 threads"
+	"$GUEST_BIN/futex_resize_bench" ramp 64 "$bench_secs" \
+		"$TRACING/events/kprobes/$ev/trigger" >/dev/null 2>&1
+	sed -n 's/^{ state: *\(-*[0-9]*\) } hitcount: *\([0-9]*\)$/refstate state=\1 hits=\2/p' \
+		"$TRACING/events/kprobes/$ev/hist" >>"$out"
+	echo '!hist:keys=state' >"$TRACING/events/kprobes/$ev/trigger"
+	echo "-:$ev" >>"$TRACING/kprobe_events"
+else
+	echo "error no kprobe on futex_private_hash_put$(tracefs_why)" >>"$out"
+fi
+section resizebench <"$out"

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of bin/render_md.py, bin/render_data.py and bin/render_plot.py
+on the summary of a synthetic QEMU pair."""
+
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fixtures  # noqa: E402
+import compare_kernels  # noqa: E402
+import parse_results  # noqa: E402
+import render_data  # noqa: E402
+import render_md  # noqa: E402
+import render_plot  # noqa: E402
+
+
+class Render(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        k = {}
+        for name, speed in (("base", 1.0), ("patched", 1.1)):
+            d = os.path.join(self.tmp, name)
+            fixtures.synthetic_kernel(d, speed, skip="block: sysbench not installed"
+                                      if name == "patched" else None)
+            if name == "patched":
+                secs = [x for x in fixtures.read_sections(d) if x[0] != "bench" or "sysbench" not in x[1]]
+                fixtures.write_results(d, secs)
+            k[name] = parse_results.read_kernel(d)
+        self.s = compare_kernels.summarize(k)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_header(self):
+        lines = render_md.table(self.s)
+        self.assertIn("| base | 7.3.4+ | 18 | 6 nodes, distances 10/12/21 | kvm | 0123abcd |", lines)
+        self.assertIn("not run on patched: block: sysbench not installed", lines)
+        self.assertNotIn("different accelerators", "\n".join(lines))
+        self.s["kernels"]["patched"]["accel"] = "tcg"
+        self.assertIn("different accelerators", "\n".join(render_md.table(self.s)))
+
+    def test_block_rows_and_goal(self):
+        md = "\n".join(render_md.table(self.s))
+        self.assertIn("| perf-wake, ms | 0.2985 ms ±0.7% (2 runs) | 0.2713 ms ±0.7% (2 runs) "
+                      "| 1.10x ±1.0% "
+                      "| 0 / 0 | ok |", md)
+        self.assertIn("| sysbench-mutex, s | 0.3482 s ±0.7% (2 runs) | not run: sysbench not installed | - "
+                      "| 0 / - | - |", md)
+        self.assertIn("goal: patched/base >= 0.98 within the spread, and no pi_stress failure; every row "
+                      "run on both meets it", md)
+        self.assertIn("for a time (ms, s) base/patched, so >= 1 always means patched is not slower", md)
+
+    def test_hash_and_scale_rows(self):
+        md = render_md.table(self.s)
+        self.assertIn("| wait-b2 | 1,005 ±0.7% (2 runs) | 1,106 ±0.7% (2 runs) | 1.10x ±1.0% "
+                      "| 32 / 32 |", md)
+        self.assertIn("| wake, 4 | 4,020 ±0.7% (2 runs) | 4,422 ±0.7% (2 runs) | 1.10x ±1.0% |", md)
+
+    def test_nodes(self):
+        self.assertEqual(render_md.nodes({"nodes": 1, "node": {0: {"cpus": "0-7", "distances": [10]}}}),
+                         "1 node")
+        self.assertEqual(render_md.nodes(None), "?")
+
+    def test_tsv_rows(self):
+        lines = render_data.tsv(self.s).splitlines()
+        self.assertEqual(lines[0].split("\t"), list(render_data.COLUMNS))
+        self.assertIn("scale\twake\t4\tpatched\t4422\tops/s\t4400\t4444\t1.1000\t0.0100\t", lines)
+        self.assertIn("replacement\t18 vCPUs\t64\tbase\t15\ts\t\t\t\t\tnot done", lines)
+        self.assertIn("block\tsysbench-mutex\t\tpatched\t\t\t\t\t\t\tnot run: sysbench not installed", lines)
+        self.assertIn("skipped\tblock\t\tpatched\t\t\t\t\t\t\tsysbench not installed", lines)
+
+    def test_json(self):
+        render_data.write(self.s, os.path.join(self.tmp, "s.json"), os.path.join(self.tmp, "s.tsv"))
+        self.assertTrue(os.path.getsize(os.path.join(self.tmp, "s.json")) > 0)
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "no gnuplot")
+    def test_plots(self):
+        drawn = render_plot.plots(self.s, self.tmp)
+        self.assertEqual(drawn, ["scale-wake.png", "replacement.png"])
+        for name in drawn:
+            with open(os.path.join(self.tmp, name), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertIn("plots: [scale-wake.png](scale-wake.png), [replacement.png](replacement.png)",
+                      render_md.table(self.s, drawn))
+
+    def test_no_gnuplot(self):
+        path = os.environ["PATH"]
+        os.environ["PATH"] = self.tmp
+        try:
+            self.assertEqual(render_plot.plots(self.s, self.tmp), render_plot.NO_GNUPLOT)
+        finally:
+            os.environ["PATH"] = path
+        self.assertEqual(render_md.table(self.s, render_plot.NO_GNUPLOT)[-1], render_plot.NO_GNUPLOT)
+        self.assertFalse([f for f in os.listdir(self.tmp) if f.endswith(".png")])
+
+
+if __name__ == "__main__":
+    unittest.main()
