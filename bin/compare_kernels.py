@@ -48,19 +48,26 @@ def ratio(base, patched, higher=True):
     return (num / den if den else math.inf), math.hypot(sb, sp)
 
 
-def skip_reason(kernel, steps):
-    """Why one kernel did not run STEPS (its skip sections), or None."""
-    return next((s["reason"] for s in (kernel or {}).get("skips", []) if s["step"] in steps), None)
+def skip_reason(kernel, steps, program=None):
+    """Why one kernel did not run STEPS (its skip sections), or None: the
+    reason that names PROGRAM where one does (a step skips each missing
+    program on its own line)."""
+    reasons = [s["reason"] for s in (kernel or {}).get("skips", []) if s["step"] in steps]
+    return next((r for r in reasons if program and program in r), reasons[0] if reasons else None)
 
 
 def _side(runs):
     """One kernel's runs of one row: median, spread, min, max, values."""
+    # A run that ended with an error, or was killed for its time (a
+    # lost wakeup leaves a benchmark blocked), has no value.
     values = [r["value"] for r in runs if r["value"] is not None]
     med, rsd = spread(values) if values else (None, 0.0)
     return {"median": med, "rsd": rsd, "runs": values,
             "min": min(values) if values else None, "max": max(values) if values else None,
             "failed": len(runs) - len(values), "command": runs[0]["command"],
             "failures": [r["failure"] for r in runs if r["failure"]],
+            "bad": sum(1 for r in runs if r["value"] is None or r["failure"]),
+            "evidence": sorted({r["evidence"] for r in runs if r.get("evidence")}),
             "buckets": [r["buckets"] for r in runs]}
 
 
@@ -81,9 +88,10 @@ def metric_row(runs, reasons):
 
 def meets_goal(row):
     """A block row's verdict: patched/base >= GOAL within the spread, and
-    no run that reported a failure (pi_stress); None where a kernel did not
-    run it (a skip section says why)."""
-    if any(row[n] and row[n]["failures"] for n in KERNELS):
+    no run that failed (gave no result, ended with an error or was killed
+    for its time) or reported a failure (pi_stress); None where a kernel
+    did not run it (a skip section says why)."""
+    if any(row[n] and (row[n]["failures"] or row[n]["failed"]) for n in KERNELS):
         return False
     if row["not_run"]:
         return None
@@ -98,8 +106,10 @@ def bench_rows(k, group, key):
         for r in k[n]["bench"]:
             if r["group"] == group:
                 runs.setdefault(key(r), {m: [] for m in KERNELS})[n].append(r)
-    reasons = {n: skip_reason(k[n], GROUP_STEPS[group]) for n in KERNELS}
-    return {name: metric_row(per_kernel, reasons) for name, per_kernel in runs.items()}
+    def reasons(name):
+        program = str(name).split("-")[0]
+        return {n: skip_reason(k[n], GROUP_STEPS[group], program) for n in KERNELS}
+    return {name: metric_row(per_kernel, reasons(name)) for name, per_kernel in runs.items()}
 
 
 def scale_rows(k):

@@ -84,6 +84,16 @@ whole()
 	fi
 }
 
+# snc_vcpus NAME WHAT: an unset NAME, or an even number of at least 6, a
+# CPU for each of the three nodes of two sockets.
+snc_vcpus()
+{
+	local v=${!1:-}
+
+	[ -z "$v" ] || { [ "$v" -ge 6 ] && [ $((v % 2)) = 0 ]; } ||
+		die "$1=$v: $2, an even number of at least 6"
+}
+
 # The settings, checked before any stage does work (README: Settings).
 check_settings()
 {
@@ -104,6 +114,9 @@ check_settings()
 	""|numa2|snc3) ;;
 	*)	die "TOPOLOGY=$TOPOLOGY: numa2 (two sockets, a NUMA node each) or snc3 (three nodes a socket)" ;;
 	esac
+	# Two sockets of three nodes: make run's MANY_VCPUS guests always.
+	[ "${TOPOLOGY:-}" != snc3 ] || snc_vcpus VCPUS "guest vCPUs with TOPOLOGY=snc3"
+	snc_vcpus MANY_VCPUS "vCPUs of the second pair of guests (TOPOLOGY snc3)"
 	[[ ${KST_TESTS:-} =~ ^[a-z0-9_,]*$ ]] ||
 		die "KST_TESTS=$KST_TESTS: futex kselftest programs, comma-separated"
 	case ${ACCEL:-} in

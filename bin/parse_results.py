@@ -182,8 +182,13 @@ def parse_failfutex(text, tap=""):
     the programs ended (programs: how many the runner reported, of listed:
     the step's "listed N", else what the runner's plans announced)."""
     ks = parse_kselftest(tap or "")
+    # Programs stopped for their time (the runner's or the guest's
+    # TIMEOUT): under fault injection a test case may well hit
+    # kselftest_harness's own 30 s, which is no hang.
+    stopped = [m.group(2) for m in map(_TOP.match, (tap or "").splitlines())
+               if m and "TIMEOUT" in m.group(3)]
     out = {"faults": 0, "calls": 0, "programs": sum(ks.programs.values()), "listed": ks.planned,
-           "timeouts": ks.timeouts, "badinput_rc": None, "stress_rc": None, "stress_ops": 0,
+           "timeouts": stopped, "badinput_rc": None, "stress_rc": None, "stress_ops": 0,
            "errors": []}
     for line in text.splitlines():
         w = line.split()
@@ -453,10 +458,11 @@ def _read(d, name):
         return f.read()
 
 
-# guest/run.sh: "evidence STEP TEST", what the threads of a kselftest program
-# that was killed for its time were doing (guest/evidence.sh).
+# guest/lib.sh: "evidence STEP TEST", what the threads of a kselftest program
+# or a benchmark (STEP: its group) that was killed for its time were doing
+# (guest/evidence.sh).
 _EVIDENCE = re.compile(r"^evidence ([a-z]+) (\S+)$")
-EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex")
+EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex", "hash", "block", "scale")
 
 
 def evidence_sections(sections, steps=("kselftest", "resize")):
@@ -492,7 +498,7 @@ def read_kernel(d):
     ff = get("failfutex")
     console = _read(d, "console.log")
     machine = get("machine")
-    return {
+    out = {
         "dir": d,
         "end": get("end"),
         "uname": (get("uname") or "").strip(),
@@ -512,9 +518,13 @@ def read_kernel(d):
         "badinput": _parsed(parse_badinput, get("badinput")),
         "failfutex": parse_failfutex(ff, get("failfutex tap")) if ff is not None else None,
         "soak": _parsed(parse_soak, get("soak")),
-        "bench": [parse_bench(b) for b in sections_named(secs, "bench")],
+        "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
         "badness": badness(console if console is not None else get("dmesg")),
         "evidence": evidence_sections(secs),
         "evidence_all": {step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},
     }
+    # A benchmark run killed for its time: what its threads were doing.
+    for r in out["bench"]:
+        r["evidence"] = out["evidence_all"].get(r["group"], {}).get(r["name"])
+    return out
 

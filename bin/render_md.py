@@ -159,10 +159,11 @@ def side_cell(row, kernel):
     if side is None:
         reason = row["not_run"].get(kernel)
         return f"not run: {reason}" if reason else "-"
+    evidence = "".join(f"; evidence: section \"{e}\"" for e in side.get("evidence", []))
     if side["median"] is None:
-        return f"no result ({side['failed']} runs failed)"
+        return f"no result ({side['failed']} runs failed{evidence})"
     return (f"{value(side['median'], row['unit'])} ±{side['rsd']:.1%} ({len(side['runs'])} runs"
-            + (f", {side['failed']} failed" if side["failed"] else "") + ")")
+            + (f", {side['failed']} failed" if side["failed"] else "") + evidence + ")")
 
 
 def ratio_cell(row):
@@ -207,7 +208,9 @@ def hash_table(s):
 
 
 def _failures(row):
-    return " / ".join(str(len(row[n]["failures"])) if row[n] else "-" for n in KERNELS)
+    """Runs that failed (no result: an error, or killed for its time) or
+    reported a failure (pi_stress), per kernel."""
+    return " / ".join(str(row[n]["bad"]) if row[n] else "-" for n in KERNELS)
 
 
 GOAL_CELL = {True: "ok", False: "BELOW GOAL", None: "-"}

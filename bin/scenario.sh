@@ -28,7 +28,7 @@ kernel_arg=${3:-}
 # lookup NAME: the fields of NAME's line, or nothing.
 lookup()
 {
-	awk -v n="$1" '$1 == n && NF == 6 { print $2, $3, $4, $5, $6; exit }' "$SCENARIOS"
+	awk -v n="$1" '$1 == n && NF >= 6 { $1 = ""; print; exit }' "$SCENARIOS"
 }
 
 # The defaults of the settings a scenario may name (README: Settings).
@@ -49,20 +49,17 @@ setting()
 line=$(lookup "$name")
 [ -n "$line" ] || die "scenario: no scenario '$name' in $SCENARIOS"
 read -r kernel vcpus topology steps settings <<<"$line"
+read -r -a extra <<<"$settings"
+[ "${extra[*]}" != - ] || extra=()
 if [ -n "$kernel_arg" ]; then
 	kernel=$kernel_arg
 elif [ "$kernel" = "*" ]; then
 	die "scenario: $name needs a kernel folder of $OUT"
 fi
-cmd=(env)
-if [ "$settings" != - ]; then
-	IFS=, read -r -a extra <<<"$settings"
-	cmd+=("${extra[@]}")
-fi
 if [ "$kernel" = - ]; then
-	cmd+=(STEPS="$steps" "$TOP/bin/native.sh" "$dir")
+	cmd=(env STEPS="$steps" "${extra[@]}" "$TOP/bin/native.sh" "$dir")
 else
-	cmd+=(VCPUS="$(setting "$vcpus")" TOPOLOGY="$(setting "$topology")"
+	cmd=(env VCPUS="$(setting "$vcpus")" TOPOLOGY="$(setting "$topology")" "${extra[@]}"
 		"$TOP/bin/boot.sh" "$kernel" "$dir" "$steps")
 fi
 if [ -n "$print" ]; then

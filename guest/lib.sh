@@ -53,6 +53,33 @@ tracefs_why()
 	fi
 }
 
+# kprobe STEP EVENT DEFINITION [FILE VALUE]: add the kprobe event EVENT
+# (DEFINITION, as kprobe_events takes it) and write VALUE to its FILE
+# (filter, trigger); where either fails, remove it again and skip STEP.
+kprobe()
+{
+	local kind=kprobe
+
+	case $3 in
+	r:*) kind=kretprobe ;;
+	esac
+	if echo "$3" 2>/dev/null >>"$TRACING/kprobe_events" &&
+	   { [ $# -lt 5 ] || echo "$5" 2>/dev/null >"$TRACING/events/kprobes/$2/$4"; }; then
+		return 0
+	fi
+	echo "-:$2" 2>/dev/null >>"$TRACING/kprobe_events"
+	skip "$1" "no $kind on $(echo "$3" | cut -d' ' -f2)$(tracefs_why)"
+	return 1
+}
+
+# need_perf STEP: perf is there, or STEP is skipped.
+need_perf()
+{
+	[ -x "$PERF" ] && return 0
+	skip "$1" "$PERF not installed"
+	return 1
+}
+
 # kill_tagged TAG: SIGKILL every process whose environment holds
 # GUEST_RUN=TAG; a second pass for any that forked meanwhile.
 kill_tagged()

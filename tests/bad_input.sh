@@ -225,15 +225,17 @@ bad_settings()
 
 	for s in VCPUS=0 MANY_VCPUS=x MEM=1G RUNS=0 BENCH_SECS=-1 SOAK_SECS=1 \
 		KST_TIMEOUT=5s BOOT_TIMEOUT=1h PROBE_TIMEOUT=0 JOBS=08 ACCEL=hvf \
-		TOPOLOGY=snc2 SCALE_RUNS=0 SCALE_SECS=2s KST_TESTS=futex_wait/; do
+		TOPOLOGY=snc2 SCALE_RUNS=0 SCALE_SECS=2s KST_TESTS=futex_wait/ MANY_VCPUS=33; do
 		# shellcheck disable=SC2016 # $1 is the inner shell's
 		fails_with "^error: $s: " env "$s" bash -c '. "$1"' sh "$TOP/bin/lib.sh" || return 1
 	done
 	# make run's first stage: nothing has run before the line.
 	tmp=$(mktemp -d)
 	fails_with "^error: VCPUS=abc: " make -C "$TOP" deps VCPUS=abc &&
+		fails_with "^error: VCPUS=9: guest vCPUs with TOPOLOGY=snc3, an even number of at least 6$" \
+			make -C "$TOP" deps VCPUS=9 TOPOLOGY=snc3 &&
 		fails_with "^error: scenario: no scenario 'nope' in " "$TOP/bin/scenario.sh" nope x &&
-		fails_with "^error: boot: TOPOLOGY=snc3 needs an even VCPUS of at least 6, not 9$" \
+		fails_with "^error: VCPUS=9: guest vCPUs with TOPOLOGY=snc3, an even number of at least 6$" \
 			fake_boot "$tmp" works works VCPUS=9 TOPOLOGY=snc3 || rc=1
 	rm -rf "$tmp"
 	return $rc

@@ -126,7 +126,7 @@ many_vcpus()
 # native_runs: the native mode, twice on this machine's own kernel with
 # short settings, and the comparison of the two (a measurement of that
 # kernel: whether it runs, records and compares is what is judged here,
-# by tests/verdicts.py --native).
+# by tests/verdicts.py with the guests' results).
 native_runs()
 {
 	"$BIN/scenario.sh" check-native "$CHECK/native-1" &&

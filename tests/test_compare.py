@@ -75,6 +75,24 @@ class Pair(unittest.TestCase):
         self.assertEqual(s["block"]["pi_stress"]["base"]["failures"], ["rc 2"])
         self.assertFalse(s["block"]["pi_stress"]["goal"])
 
+    def test_killed_run_fails_the_goal(self):
+        """A blocking-path run killed for its time (a lost wakeup) fails its
+        row, however fast the other runs were, and names its evidence."""
+        d = os.path.join(self.run_dir, "patched")
+        fixtures.write_results(d, fixtures.read_sections(d)[:-2] + [
+            fixtures.bench("block", "perf-wake", 3, 3, "-", "perf bench futex wake", "", rc=124),
+            ("evidence block perf-wake", "pid 42 futex_wait\n")] + fixtures.read_sections(d)[-2:])
+        row = self.summary()["block"]["perf-wake"]
+        self.assertEqual((row["patched"]["failed"], row["patched"]["bad"]), (1, 1))
+        self.assertEqual(row["patched"]["evidence"], ["evidence block perf-wake"])
+        self.assertFalse(row["goal"])
+
+    def test_skip_reason_names_the_rows_program(self):
+        kn = {"skips": [{"step": "block", "reason": "sysbench not installed"},
+                        {"step": "block", "reason": "pi_stress not installed"}]}
+        self.assertEqual(compare_kernels.skip_reason(kn, ("block",), "pi_stress"), "pi_stress not installed")
+        self.assertEqual(compare_kernels.skip_reason(kn, ("block",), "perf"), "sysbench not installed")
+
     def test_scale_and_replacement_rows(self):
         s = self.summary()
         self.assertEqual(list(s["scale"]["wake"]), [1, 2, 4])

@@ -98,6 +98,14 @@ class ParseOther(unittest.TestCase):
                              "stress_ops": 41234, "errors": []})
         self.assertEqual(parse_results.parse_failfutex("listed 6\n", tap)["listed"], 6)
 
+    def test_failfutex_case_timeout_is_no_hang(self):
+        """A test case that hit kselftest_harness's own 30 s, which fault
+        injection may well cause, is not a program stopped for its time."""
+        tap = ("TAP version 13\n1..1\n# selftests: futex/functional: futex_requeue\n"
+               "# # requeue_single: Test terminated by timeout\n# not ok 1 requeue_single\n"
+               "not ok 1 selftests: futex/functional: futex_requeue # exit=1\n")
+        self.assertEqual(parse_results.parse_failfutex("listed 1\n", tap)["timeouts"], [])
+
     def test_perf_buckets(self):
         self.assertEqual(parse_results.parse_perf_buckets("Futex hashing: auto resized to 32 buckets\n"), 32)
         self.assertEqual(parse_results.parse_perf_buckets("Futex hashing: global hash\n"), 0)

@@ -8,10 +8,13 @@ Usage: tests/verdicts.py CHECK_DIR TREE
        tests/verdicts.py --boots DIR	(make boots: DIR/KERNEL-N, one per boot)
        tests/verdicts.py --mutants DIR	(make mutants: DIR/MUTANT, one per mutant)
 
-CHECK_DIR holds base/, patched/, patched-many/ and stable/ (the base
-source with the series' stable patches alone, without fixes/), as written
-by bin/boot.sh; TREE is the kernel tree whose rcutorture
-console-badness.sh scans the consoles.
+CHECK_DIR holds the result folders of make check's scenarios
+(configs/scenarios): base/, patched/, patched-many/ and stable/ (the base
+source with the series' stable patches alone, without fixes/), each
+written by bin/boot.sh, and native-1/ and native-2/, two runs of the
+native mode on the machine's own kernel, with native-compare/, their
+comparison; TREE is the kernel tree whose rcutorture console-badness.sh
+scans the consoles.
 """
 
 import os
@@ -187,7 +190,7 @@ def check_native(run):
                    and not (g == "hash" and "perf" in skipped)]
         name = os.path.basename(d)
         verdict(kn["end"] is not None and kn["accel"] == "native" and m.get("runner") == "native"
-                and m.get("release") == release and m.get("nodes"),
+                and m.get("release") == release and m.get("nodes") is not None,
                 f"{name}: a native run on {release} ends and describes the machine",
                 f"end {kn['end'] is not None}, accel {kn['accel']!r}, machine {m or 'missing'}")
         verdict(not missing and (kn["kselftest"] is not None or "kselftest" in skipped),

@@ -41,12 +41,7 @@ if [ ! -d $d ]; then
 	skip failfutex "no fail_futex in debugfs"
 	exit 0
 fi
-if ! echo "r:$ev should_fail_futex ret=\$retval:u8" 2>/dev/null >>"$TRACING/kprobe_events" ||
-   ! echo 'hist:keys=ret' >"$TRACING/events/kprobes/$ev/trigger"; then
-	echo "-:$ev" 2>/dev/null >>"$TRACING/kprobe_events"
-	skip failfutex "no kretprobe on should_fail_futex$(tracefs_why)"
-	exit 0
-fi
+kprobe failfutex $ev "r:$ev should_fail_futex ret=\$retval:u8" trigger 'hist:keys=ret' || exit 0
 echo 10 >$d/probability
 echo 1 >$d/interval
 echo -1 >$d/times

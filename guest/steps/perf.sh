@@ -21,10 +21,7 @@ wake		-	-O wake
 wake-ramp64	64	-O wake -R -t 64
 "
 
-if [ ! -x "$PERF" ]; then
-	skip perf "$PERF not installed"
-	exit 0
-fi
+need_perf perf || exit 0
 BENCH_LIMIT=$((bench_secs * 4 + 60))
 while read -r name threads args; do
 	[ -n "$name" ] || continue

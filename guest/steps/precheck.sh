@@ -16,10 +16,7 @@ hits()
 	awk -v p=futex_bucket '$1 == p { print $2 }' "$TRACING/kprobe_profile"
 }
 
-if ! echo "p:futex_bucket $probe" 2>/dev/null >>"$TRACING/kprobe_events"; then
-	skip precheck "no kprobe on $probe$(tracefs_why)"
-	exit 0
-fi
+kprobe precheck futex_bucket "p:futex_bucket $probe" || exit 0
 echo 1 >"$TRACING/events/kprobes/futex_bucket/enable"
 for kind in private shared; do
 	before=$(hits)

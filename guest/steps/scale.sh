@@ -31,10 +31,7 @@ thread_counts()
 	echo "$n"
 }
 
-if [ ! -x "$PERF" ]; then
-	skip scale "$PERF not installed"
-	exit 0
-fi
+need_perf scale || exit 0
 BENCH_LIMIT=$((scale_secs * 4 + 60))
 while read -r name args; do
 	[ -n "$name" ] || continue

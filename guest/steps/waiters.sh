@@ -12,12 +12,8 @@ set -u
 
 ev=futex_hb_busy
 
-if ! echo "r:$ev futex_hash waiters=+0(\$retval):s32" 2>/dev/null >>"$TRACING/kprobe_events" ||
-   ! echo 'waiters != 0 && comm == "futex_aborted"' >"$TRACING/events/kprobes/$ev/filter"; then
-	echo "-:$ev" 2>/dev/null >>"$TRACING/kprobe_events"
-	skip waiters "no kretprobe on futex_hash$(tracefs_why)"
-	exit 0
-fi
+kprobe waiters $ev "r:$ev futex_hash waiters=+0(\$retval):s32" \
+	filter 'waiters != 0 && comm == "futex_aborted"' || exit 0
 for kind in private shared; do
 	"$GUEST_BIN/futex_aborted" "$kind" 1000 $ev 2>&1 ||
 		echo "error futex_aborted $kind failed"
