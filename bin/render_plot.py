@@ -42,8 +42,8 @@ def scale_script(rows, op):
                             for r in _series(rows, "scale", op, kernel)])
     return lines + [
         f"set title 'perf bench futex hash, {op}: ops/s against threads (min..max of the runs)'",
-        "set logscale x 2", "set offsets graph 0.05, graph 0.05", "set xlabel 'threads'",
-        "set ylabel 'ops/s'", "set key top left",
+        "set logscale x 2", "set offsets graph 0.05, graph 0.05, graph 0.1, 0", "set xlabel 'threads'",
+        "set ylabel 'ops/s'", "set yrange [0:*]", "set key bottom right",
         "plot " + ", ".join(f"${k} using 1:2:3:4 with yerrorlines title '{k}'" for k in KERNELS)]
 
 
