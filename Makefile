@@ -11,6 +11,8 @@
 #		root, into results/native-<release>-<date>/
 #   make compare	compare two result folders, QEMU or native:
 #		make compare BASE=dir PATCHED=dir (results/latest unless set)
+#   make cost	the paths that block, base against patched, in guests
+#		with no more vCPUs than host cores
 #   make pack	the tools as one tarball, for a machine that cannot build
 #		them (guest/native.sh inside runs them)
 #   make export	regenerate series/ and fixes/ from build/tree's commits
@@ -30,7 +32,7 @@ MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
 export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
-export PROBE_TIMEOUT BOOTS TOPOLOGY SCALE_RUNS SCALE_SECS KST_TESTS
+export PROBE_TIMEOUT BOOTS TOPOLOGY SCALE_RUNS SCALE_SECS KST_TESTS COST_VCPUS
 export SOAK_SECS
 
 ifndef RUN_DIR
@@ -44,7 +46,7 @@ MANY_VCPUS ?= 32
 # After the default: an export before it would define it, empty.
 export MANY_VCPUS
 
-.PHONY: all run check native pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run check native cost pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -79,6 +81,14 @@ compare:
 
 native: tools
 	bin/scenario.sh native $(NATIVE_DIR)
+
+# The paths that block, base against patched, in guests of COST_VCPUS
+# (the host's cores unless set): no vCPU waits for a host core.
+cost: build initramfs
+	for s in base-cost patched-cost; do \
+		bin/scenario.sh $$s $(RUN_DIR)/$$s || exit 1; \
+	done
+	bin/compare.py $(RUN_DIR)/base-cost $(RUN_DIR)/patched-cost -o $(RUN_DIR)/cost
 
 pack: tools
 	bin/pack.sh

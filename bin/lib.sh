@@ -99,6 +99,7 @@ check_settings()
 {
 	whole VCPUS 1 255 "guest vCPUs"
 	whole MANY_VCPUS 1 255 "vCPUs of the second pair of guests"
+	whole COST_VCPUS 1 255 "vCPUs of the guests of make cost"
 	whole MEM 512 1048576 "guest memory in MiB"
 	whole RUNS 1 1000 "perf bench repetitions"
 	whole BENCH_SECS 1 3600 "seconds of each perf bench run"

@@ -34,6 +34,7 @@ lookup()
 # The defaults of the settings a scenario may name (README: Settings).
 VCPUS=${VCPUS:-8}
 MANY_VCPUS=${MANY_VCPUS:-32}
+COST_VCPUS=${COST_VCPUS:-$(nproc)}
 TOPOLOGY=${TOPOLOGY:-numa2}
 
 # setting WORD: WORD itself when it is a value, else the value of the
