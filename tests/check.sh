@@ -142,7 +142,7 @@ stage "dependencies are installed" "$BIN/deps.sh" check
 t "harness scripts are shellcheck-clean" \
 	shellcheck -x "$BIN"/*.sh "$TOP"/tests/*.sh "$TOP"/guest/init "$TOP"/guest/*.sh \
 		"$TOP"/guest/steps/*.sh || true
-t "compare parses the guests' results" \
+t "the results parse, compare and render (unit tests)" \
 	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
 t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
 t "a series that does not apply names the patch" series_does_not_apply || true
