@@ -22,8 +22,9 @@
 #		tests/mutants/: the tests must catch it
 #
 # Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
-# MANY_VCPUS, TOPOLOGY, MEM, RUNS, BENCH_SECS, SCALE_RUNS, SCALE_SECS,
-# KST_TIMEOUT, KST_TESTS, BOOT_TIMEOUT, ACCEL, PROBE_TIMEOUT, JOBS, BOOTS;
+# MANY_VCPUS, COST_VCPUS, TOPOLOGY, MEM, RUNS, BENCH_SECS, SCALE_RUNS,
+# SCALE_SECS, SOAK_SECS, KST_TIMEOUT, KST_TESTS, BOOT_TIMEOUT, ACCEL,
+# PROBE_TIMEOUT, JOBS, BOOTS, and for make native STEPS and NATIVE_DIR;
 # checked before any stage runs (bin/lib.sh); see README.md. The guest
 # runs themselves (kernel, vCPUs, topology, steps) are configs/scenarios.
 

@@ -29,22 +29,12 @@ VCPUS=${VCPUS:-8}
 TOPOLOGY=${TOPOLOGY:-numa2}
 MEM=${MEM:-2048}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
-KST_TIMEOUT=${KST_TIMEOUT:-300}
-RUNS=${RUNS:-5}
-BENCH_SECS=${BENCH_SECS:-5}
-SOAK_SECS=${SOAK_SECS:-300}
-SCALE_RUNS=${SCALE_RUNS:-3}
-SCALE_SECS=${SCALE_SECS:-2}
-KST_TESTS=${KST_TESTS:-}
 
 kernel=$OUT/${1:?kernel}/bzImage
 dir=${2:?result dir}
 steps=${3:?steps}
 [ -f "$kernel" ] || die "boot: $kernel missing; build it first"
 [ -f "$OUT/initramfs.cpio.gz" ] || die "boot: $OUT/initramfs.cpio.gz missing"
-if [ "$TOPOLOGY" = snc3 ] && { [ "$VCPUS" -lt 6 ] || [ $((VCPUS % 2)) != 0 ]; }; then
-	die "boot: TOPOLOGY=snc3 needs an even VCPUS of at least 6, not $VCPUS"
-fi
 
 # numa_node ID FIRST LAST MIB: one NUMA node with CPUs FIRST..LAST and its
 # own memory.
@@ -106,9 +96,7 @@ guest_plan()
 {
 	local config=$OUT/$name/config
 
-	echo "steps=$steps kst_timeout=$KST_TIMEOUT runs=$RUNS bench_secs=$BENCH_SECS" \
-		"soak_secs=$SOAK_SECS scale_runs=$SCALE_RUNS scale_secs=$SCALE_SECS" \
-		"${KST_TESTS:+kst_tests=$KST_TESTS}" \
+	echo "steps=$steps" "$(guest_settings | tr '\n' ' ')"\
 		"tools_rev=$(cat "$OUT/tools-rev" 2>/dev/null || echo unknown)" \
 		"config_sha=$( [ ! -f "$config" ] || sha256sum <"$config" | cut -d' ' -f1)"
 }

@@ -15,6 +15,7 @@ spread combines both relative deviations (sqrt(a^2 + b^2)).
 """
 
 import math
+import os
 import statistics
 
 from parse_results import badinput_diff, with_evidence
@@ -49,11 +50,12 @@ def ratio(base, patched, higher=True):
 
 
 def skip_reason(kernel, steps, program=None):
-    """Why one kernel did not run STEPS (its skip sections), or None: the
-    reason that names PROGRAM where one does (a step skips each missing
-    program on its own line)."""
+    """Why one kernel did not run STEPS (its skip sections), or None; with
+    PROGRAM, only a reason that names it (a step skips each missing
+    program on a line of its own): a benchmark that is missing for no
+    reason given stays a failure."""
     reasons = [s["reason"] for s in (kernel or {}).get("skips", []) if s["step"] in steps]
-    return next((r for r in reasons if program and program in r), reasons[0] if reasons else None)
+    return next((r for r in reasons if program is None or program in r), None)
 
 
 def _side(runs):
@@ -106,10 +108,12 @@ def bench_rows(k, group, key):
         for r in k[n]["bench"]:
             if r["group"] == group:
                 runs.setdefault(key(r), {m: [] for m in KERNELS})[n].append(r)
-    def reasons(name):
-        program = str(name).split("-")[0]
+    def reasons(per_kernel):
+        """Each kernel's reason for not running the program of a row."""
+        command = next(r["command"] for n in KERNELS for r in per_kernel[n])
+        program = os.path.basename(command.split()[0]) if command else None
         return {n: skip_reason(k[n], GROUP_STEPS[group], program) for n in KERNELS}
-    return {name: metric_row(per_kernel, reasons(name)) for name, per_kernel in runs.items()}
+    return {name: metric_row(per_kernel, reasons(per_kernel)) for name, per_kernel in runs.items()}
 
 
 def scale_rows(k):

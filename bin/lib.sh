@@ -84,6 +84,17 @@ whole()
 	fi
 }
 
+# guest_settings: the settings of the guest's steps that are set, as
+# guest/run.sh reads them (kst_timeout=300 ...); run.sh has the defaults.
+guest_settings()
+{
+	local v
+
+	for v in RUNS BENCH_SECS KST_TIMEOUT KST_TESTS SCALE_RUNS SCALE_SECS SOAK_SECS; do
+		[ -z "${!v:-}" ] || echo "${v,,}=${!v}"
+	done
+}
+
 # snc_vcpus NAME WHAT: an unset NAME, or an even number of at least 6, a
 # CPU for each of the three nodes of two sockets.
 snc_vcpus()

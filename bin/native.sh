@@ -20,15 +20,8 @@ for s in ${steps//,/ }; do
 	[[ $s =~ ^[a-z0-9_]+$ && -f $TOP/guest/steps/$s.sh ]] ||
 		die "STEPS=$steps: no step '$s' in guest/steps/"
 done
-# The commit the tools were built from (bin/tools.sh), else the tree's.
-rev=$(cat "$OUT/tools-rev" 2>/dev/null ||
-	git -C "$TREE" rev-parse --short HEAD 2>/dev/null || echo unknown)
-
-# Only the settings that are set: guest/run.sh has the defaults.
-settings=(tools_rev="$rev")
-for v in RUNS BENCH_SECS KST_TIMEOUT KST_TESTS SCALE_RUNS SCALE_SECS SOAK_SECS; do
-	[ -z "${!v:-}" ] || settings+=("${v,,}=${!v}")
-done
+# guest/native.sh reads the tools' commit from $OUT/tools-rev itself.
+mapfile -t settings < <(guest_settings)
 
 progress "native: $(uname -r), $(nproc) CPUs, steps ${steps:-default}"
 env TOOLS="$OUT" "${settings[@]}" "$TOP/guest/native.sh" "$dir" ${steps:+"$steps"} |

@@ -17,8 +17,7 @@ need tar gzip
 for f in kselftest guest-bin perf; do
 	[ -e "$OUT/$f" ] || die "pack: $OUT/$f missing; run bin/tools.sh first"
 done
-rev=$(cat "$OUT/tools-rev" 2>/dev/null ||
-	git -C "$TREE" rev-parse --short HEAD 2>/dev/null || echo unknown)
+rev=$(cat "$OUT/tools-rev" 2>/dev/null) || die "pack: $OUT/tools-rev missing; run bin/tools.sh first"
 name=futex-tools-$rev
 stage=$BUILD/pack
 tarball=$OUT/$name.tar.gz

@@ -174,9 +174,16 @@ def badinput_diff(base, patched):
             for c in calls if base["calls"].get(c) != patched["calls"].get(c)]
 
 
-def parse_failfutex(text, tap=""):
-    """The fault injection step, its key=value lines and the TAP of its
-    programs (section "failfutex tap") -> {"faults", "calls", "programs",
+_SITES = re.compile(r"^\{ ret: *([01]) \} hitcount: *(\d+)$", re.M)
+# stress-ng --metrics-brief's line for the futex stressor: its bogo ops.
+_STRESS_OPS = re.compile(r"^# stress-ng: \S+ +\[\d+\] futex +(\d+) ", re.M)
+
+
+def parse_failfutex(text, tap="", sites=""):
+    """The fault injection step, its key=value lines with stress-ng's
+    output, the TAP of its programs (section "failfutex tap") and the
+    kretprobe histogram of should_fail_futex()'s results (section
+    "failfutex sites") -> {"faults", "calls", "programs",
     "listed", "timeouts", "badinput_rc", "stress_rc", "stress_ops",
     "errors"}: faults injected out of calls of should_fail_futex(), and how
     the programs ended (programs: how many the runner reported, of listed:
@@ -190,20 +197,21 @@ def parse_failfutex(text, tap=""):
     out = {"faults": 0, "calls": 0, "programs": sum(ks.programs.values()), "listed": ks.planned,
            "timeouts": stopped, "badinput_rc": None, "stress_rc": None, "stress_ops": 0,
            "errors": []}
+    for ret, hits in _SITES.findall(sites or ""):
+        out["calls"] += int(hits)
+        if ret == "1":
+            out["faults"] = int(hits)
+    ops = _STRESS_OPS.search(text)
+    out["stress_ops"] = int(ops.group(1)) if ops else 0
     for line in text.splitlines():
         w = line.split()
         kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
-        if line.startswith("sites ret="):
-            out["calls"] += int(w[2])
-            if kv["ret"] == "1":
-                out["faults"] = int(w[2])
-        elif line.startswith("listed "):
+        if line.startswith("listed "):
             out["listed"] = int(w[1])
         elif line.startswith("badinput rc="):
             out["badinput_rc"] = int(kv["rc"])
         elif line.startswith("stress-ng rc="):
             out["stress_rc"] = int(kv["rc"])
-            out["stress_ops"] = int(kv.get("ops") or 0)
         elif line.startswith("error "):
             out["errors"].append(line[6:])
     return out
@@ -242,11 +250,15 @@ def parse_resize(text):
     return out
 
 
-def parse_resizebench(text):
-    """futex_resize_bench lines and reference-state counts ->
+_HIST = re.compile(r"^\{ state: *(-?\d+) \} hitcount: *(\d+)$", re.M)
+
+
+def parse_resizebench(text, hist=""):
+    """futex_resize_bench lines, and the kprobe histogram of reference
+    states (section "resizebench refstate", as tracefs prints it) ->
     {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s}],
      "refstate": {state: hits}}."""
-    out = {"runs": [], "refstate": {}}
+    out = {"runs": [], "refstate": {int(s): int(n) for s, n in _HIST.findall(hist or "")}}
     for line in text.splitlines():
         kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
         if line.startswith("mode="):
@@ -254,8 +266,6 @@ def parse_resizebench(text):
                                 "cpus": int(kv["cpus"]), "slots": int(kv["slots"]),
                                 "done": kv["done"] == "1", "seconds": float(kv["seconds"]),
                                 "ops_per_s": float(kv["ops_per_s"])})
-        elif line.startswith("refstate "):
-            out["refstate"][int(kv["state"])] = int(kv["hits"])
     return out
 
 
@@ -514,9 +524,11 @@ def read_kernel(d):
         "precheck": _parsed(parse_precheck, get("precheck")),
         "waiters": _parsed(parse_waiters, get("waiters")),
         "resize": parse_resize(ks or ""),
-        "resizebench": _parsed(parse_resizebench, get("resizebench")),
+        "resizebench": (parse_resizebench(get("resizebench"), get("resizebench refstate"))
+                        if get("resizebench") is not None else None),
         "badinput": _parsed(parse_badinput, get("badinput")),
-        "failfutex": parse_failfutex(ff, get("failfutex tap")) if ff is not None else None,
+        "failfutex": (parse_failfutex(ff, get("failfutex tap"), get("failfutex sites"))
+                      if ff is not None else None),
         "soak": _parsed(parse_soak, get("soak")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
         "badness": badness(console if console is not None else get("dmesg")),

@@ -58,7 +58,8 @@ elif [ "$kernel" = "*" ]; then
 	die "scenario: $name needs a kernel folder of $OUT"
 fi
 if [ "$kernel" = - ]; then
-	cmd=(env STEPS="$steps" "${extra[@]}" "$TOP/bin/native.sh" "$dir")
+	# make native STEPS=...: the user's steps before the scenario's.
+	cmd=(env STEPS="${STEPS:-$steps}" "${extra[@]}" "$TOP/bin/native.sh" "$dir")
 else
 	cmd=(env VCPUS="$(setting "$vcpus")" TOPOLOGY="$(setting "$topology")" "${extra[@]}"
 		"$TOP/bin/boot.sh" "$kernel" "$dir" "$steps")

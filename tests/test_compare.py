@@ -65,13 +65,19 @@ class Pair(unittest.TestCase):
             self.assertTrue(row["goal"], name)
 
     def test_below_goal_and_pi_stress_failure(self):
+        """Patched 10% slower fails the goal on every row; a pi_stress run
+        that reports a failure fails its row even where it is faster."""
         fixtures.synthetic_kernel(os.path.join(self.run_dir, "patched"), 0.9)
         d = os.path.join(self.run_dir, "base")
-        fixtures.set_section(d, "bench", None)
-        fixtures.write_results(d, [fixtures.bench("block", "pi_stress", 1, 1, "-", "pi_stress --quiet",
-                                                  "Total inversion performed: 9\n", rc=2)])
+        fixtures.write_results(d, [x for x in fixtures.read_sections(d)
+                                   if not (x[0] == "bench" and "name=pi_stress " in x[1])]
+                               + [fixtures.bench("block", "pi_stress", 1, 1, "-", "pi_stress --quiet",
+                                                 "Total inversion performed: 9\n", rc=2)])
         s = self.summary()
-        self.assertFalse(s["block"]["perf-wake"]["goal"])
+        self.assertTrue(s["block"]["perf-wake"]["base"]["runs"])
+        for name in ("perf-wake", "sysbench-mutex", "perf-lock-pi"):
+            self.assertLess(s["block"][name]["ratio"], 0.95, name)
+            self.assertFalse(s["block"][name]["goal"], name)
         self.assertEqual(s["block"]["pi_stress"]["base"]["failures"], ["rc 2"])
         self.assertFalse(s["block"]["pi_stress"]["goal"])
 
@@ -91,7 +97,18 @@ class Pair(unittest.TestCase):
         kn = {"skips": [{"step": "block", "reason": "sysbench not installed"},
                         {"step": "block", "reason": "pi_stress not installed"}]}
         self.assertEqual(compare_kernels.skip_reason(kn, ("block",), "pi_stress"), "pi_stress not installed")
-        self.assertEqual(compare_kernels.skip_reason(kn, ("block",), "perf"), "sysbench not installed")
+        self.assertIsNone(compare_kernels.skip_reason(kn, ("block",), "perf"))
+
+    def test_missing_benchmark_without_a_reason_fails(self):
+        """A program whose runs are missing on one kernel with no skip that
+        names it is no "not run": the row fails its goal."""
+        d = os.path.join(self.run_dir, "patched")
+        fixtures.write_results(d, [x for x in fixtures.read_sections(d)
+                                   if not (x[0] == "bench" and "name=perf-wake " in x[1])]
+                               + [("skip", "block: pi_stress not installed\n")])
+        row = self.summary()["block"]["perf-wake"]
+        self.assertEqual(row["not_run"], {})
+        self.assertFalse(row["goal"])
 
     def test_scale_and_replacement_rows(self):
         s = self.summary()

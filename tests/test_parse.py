@@ -92,7 +92,9 @@ class ParseOther(unittest.TestCase):
                "TAP version 13\n1..1\n# selftests: futex/functional: futex_requeue\n"
                "not ok 1 selftests: futex/functional: futex_requeue # TIMEOUT 30 seconds\n")
         f = parse_results.parse_failfutex(
-            "badinput rc=0\nstress-ng rc=2 ops=41234\nsites ret=0 4608\nsites ret=1 512\n", tap)
+            "badinput rc=0\nstress-ng rc=2\n# stress-ng: info:  [7] dispatching hogs: 8 futex\n"
+            "# stress-ng: metrc: [7] futex             41234      6.08      3.01     44.90\n", tap,
+            "{ ret:          0 } hitcount:       4608\n{ ret:          1 } hitcount:        512\n")
         self.assertEqual(f, {"faults": 512, "calls": 5120, "programs": 2, "listed": 2,
                              "timeouts": ["futex_requeue"], "badinput_rc": 0, "stress_rc": 2,
                              "stress_ops": 41234, "errors": []})
@@ -142,9 +144,10 @@ class ParseOther(unittest.TestCase):
         self.assertEqual(setslots["seconds"], 15.0)
 
     def test_resizebench(self):
-        text = ("mode=ramp threads=16 cpus=8 slots=32 done=0 seconds=10.0000 ops_per_s=500\n"
-                "refstate state=0 hits=10\nrefstate state=1 hits=990\n")
-        r = parse_results.parse_resizebench(text)
+        text = "mode=ramp threads=16 cpus=8 slots=32 done=0 seconds=10.0000 ops_per_s=500\n"
+        hist = ("# event histogram\n#\n{ state:          0 } hitcount:         10\n"
+                "{ state:          1 } hitcount:        990\n\nTotals:\n    Hits: 1000\n")
+        r = parse_results.parse_resizebench(text, hist)
         self.assertEqual(r["runs"][0]["done"], False)
         self.assertEqual(r["refstate"], {0: 10, 1: 990})
         self.assertEqual(render_md._share(r["refstate"]), "99.00% of 1,000")

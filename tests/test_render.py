@@ -2,6 +2,7 @@
 """Unit tests of bin/render_md.py, bin/render_data.py and bin/render_plot.py
 on the summary of a synthetic QEMU pair."""
 
+import json
 import os
 import shutil
 import sys
@@ -75,7 +76,10 @@ class Render(unittest.TestCase):
 
     def test_json(self):
         render_data.write(self.s, os.path.join(self.tmp, "s.json"), os.path.join(self.tmp, "s.tsv"))
-        self.assertTrue(os.path.getsize(os.path.join(self.tmp, "s.json")) > 0)
+        with open(os.path.join(self.tmp, "s.json")) as f:
+            back = json.load(f)
+        self.assertEqual(back["block"]["perf-wake"]["ratio"], self.s["block"]["perf-wake"]["ratio"])
+        self.assertEqual(sorted(back["scale"]["wake"]), ["1", "2", "4"])
 
     @unittest.skipUnless(shutil.which("gnuplot"), "no gnuplot")
     def test_plots(self):

@@ -14,7 +14,9 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import verdicts  # noqa: E402
+import verdicts  # noqa: E402  (puts bin/ on the path)
+import compare  # noqa: E402
+import fixtures  # noqa: E402
 from fixtures import get_section, set_section  # noqa: E402
 from verdicts import NUMA_RACE  # noqa: E402
 
@@ -188,6 +190,71 @@ class Guests(unittest.TestCase):
         self.assertTrue(any(n.startswith("mutant c-waiters-pending-no-mb survives # SKIP")
                             for n in lines), out)
         self.assertEqual(self.failing(lines), ["mutant e-rehash-skips-last-bucket is caught"], out)
+
+
+
+class Native(unittest.TestCase):
+    """make check's two native runs and their comparison, synthetic."""
+
+    TAP = ("TAP version 13\n1..1\n# selftests: futex/functional: futex_wait_wouldblock\n"
+           "ok 1 selftests: futex/functional: futex_wait_wouldblock\n")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        for i in (1, 2):
+            d = self.native(i)
+            fixtures.synthetic_kernel(d, 1.0, runner="native")
+            set_section(d, "kselftest", self.TAP)
+        self.compare()
+        verdicts.FAILED.clear()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def native(self, i):
+        return os.path.join(self.tmp, f"native-{i}")
+
+    def compare(self):
+        with contextlib.redirect_stdout(io.StringIO()):
+            compare.main(["compare.py", self.native(1), self.native(2),
+                          "-o", os.path.join(self.tmp, "native-compare")])
+
+    def failing(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            verdicts.check_native(self.tmp, "7.3.4+")
+        return [line for line in out.getvalue().splitlines() if line.startswith("not ok")]
+
+    def drop(self, i, name):
+        """Remove native-I's bench runs of NAME."""
+        d = self.native(i)
+        fixtures.write_results(d, [x for x in fixtures.read_sections(d)
+                                   if not (x[0] == "bench" and f"name={name} " in x[1])])
+
+    def test_pass(self):
+        self.assertEqual(self.failing(), [])
+
+    def test_missing_program_needs_a_reason(self):
+        self.drop(2, "pi_stress")
+        self.assertEqual(self.failing(), [
+            "not ok native-2: records the kselftest and every benchmark, or why not "
+            "(20 runs, 0 steps not run)"])
+        set_section(self.native(2), "skip", "block: sysbench not installed\n")
+        self.assertEqual(len(self.failing()), 1)
+        set_section(self.native(2), "skip", "block: pi_stress not installed\n")
+        self.assertEqual(self.failing(), [])
+
+    def test_empty_kselftest_and_other_release(self):
+        set_section(self.native(1), "kselftest", "")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            verdicts.check_native(self.tmp, "6.1.0")
+        self.assertEqual(sum(line.startswith("not ok native-") for line in out.getvalue().splitlines()), 3)
+
+    def test_missing_run_and_summary(self):
+        shutil.rmtree(self.native(2))
+        os.remove(os.path.join(self.tmp, "native-compare", "summary.tsv"))
+        self.assertEqual(len(self.failing()), 3)
 
 
 if __name__ == "__main__":

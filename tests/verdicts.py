@@ -166,37 +166,48 @@ def check_topology(many):
             else "no machine section")
 
 
-# What a native run must have recorded, each group or a skip naming why.
-NATIVE_GROUPS = ("hash", "block", "scale")
+# What a native run must have recorded: each benchmark group's results,
+# and the blocking paths' programs each, or a skip that says why not.
+NATIVE_GROUPS = {"hash": "perf", "block": "block", "scale": "scale"}
+NATIVE_BLOCK_PROGRAMS = ("perf", "sysbench", "pi_stress")
 SUMMARY_FILES = ("summary.md", "summary.tsv", "summary.json")
 
 
-def check_native(run):
+def native_missing(kn):
+    """What a native run neither recorded nor said why it could not."""
+    skips = kn["skips"]
+    ran = [b for b in kn["bench"] if b["value"] is not None]
+    missing = [g for g, step in NATIVE_GROUPS.items()
+               if not any(b["group"] == g for b in ran)
+               and compare_kernels.skip_reason(kn, (step,)) is None]
+    missing += [f"block: {p}" for p in NATIVE_BLOCK_PROGRAMS
+                if not any(b["group"] == "block" and (b["program"] or "").split()[:1] == [p] for b in ran)
+                and compare_kernels.skip_reason(kn, ("block",), p) is None]
+    ks = kn["kselftest"]
+    if not (ks and sum(ks.programs.values())) and compare_kernels.skip_reason(kn, ("kselftest",)) is None:
+        missing.append("kselftest")
+    return missing
+
+
+def check_native(run, release=None):
     """make check's native runs (CHECK_DIR/native-1, native-2) on this
-    machine's own kernel: each ran to its end, described the machine and
-    recorded every benchmark group or why it could not, and their
-    comparison (native-compare) wrote the summary files. What the host
-    kernel measures or passes is not judged."""
-    runs = [os.path.join(run, f"native-{i}") for i in (1, 2)]
-    if not all(os.path.isdir(d) for d in runs):
-        return
-    release = os.uname().release
-    for d in runs:
+    machine's own kernel (RELEASE): each ran to its end, described the
+    machine and recorded the kselftest and every benchmark, or why it
+    could not, and their comparison (native-compare) wrote the summary
+    files. What the host kernel measures or passes is not judged."""
+    release = release or os.uname().release
+    for name in ("native-1", "native-2"):
+        d = os.path.join(run, name)
         kn = parse_results.read_kernel(d)
         m = kn["machine"] or {}
-        skipped = {s["step"] for s in kn["skips"]}
-        ran = {b["group"] for b in kn["bench"] if b["value"] is not None}
-        missing = [g for g in NATIVE_GROUPS if g not in ran and g not in skipped
-                   and not (g == "hash" and "perf" in skipped)]
-        name = os.path.basename(d)
         verdict(kn["end"] is not None and kn["accel"] == "native" and m.get("runner") == "native"
-                and m.get("release") == release and m.get("nodes") is not None,
+                and m.get("release") == release and m.get("cpus"),
                 f"{name}: a native run on {release} ends and describes the machine",
                 f"end {kn['end'] is not None}, accel {kn['accel']!r}, machine {m or 'missing'}")
-        verdict(not missing and (kn["kselftest"] is not None or "kselftest" in skipped),
-                f"{name}: records the kselftest and every benchmark group, or why not "
+        missing = native_missing(kn)
+        verdict(not missing, f"{name}: records the kselftest and every benchmark, or why not "
                 f"({len(kn['bench'])} runs, {len(kn['skips'])} steps not run)",
-                f"neither results nor a reason for: {', '.join(missing) or 'kselftest'}")
+                "neither results nor a reason for: " + ", ".join(missing))
     out = os.path.join(run, "native-compare")
     absent = [f for f in SUMMARY_FILES if not os.path.exists(os.path.join(out, f))]
     verdict(not absent, "the two native runs compare into summary.md, .tsv and .json",
@@ -449,7 +460,9 @@ def main(argv):
     check_numa_race(run, k, tree)
     check_failfutex("patched", k["patched"])
     check_soak("patched", k["patched"])
-    check_native(run)
+    # make check's native runs, where it made any.
+    if any(os.path.exists(os.path.join(run, n)) for n in ("native-1", "native-2")):
+        check_native(run)
     if os.path.isdir(os.path.join(run, "mutants")):
         mutants(os.path.join(run, "mutants"))
     return 0

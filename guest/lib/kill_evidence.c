@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Preloaded into every kselftest program by guest/run.sh, so that a test
+ * Preloaded into every kselftest program by guest/lib.sh, so that a test
  * that times out leaves evidence of what it was waiting for. Before a
  * program kills what ran out of time, namely kselftest_harness.h killing
  * the process group of a test case after its timeout and coreutils'

@@ -25,16 +25,13 @@ for mode in ramp set; do
 		"$GUEST_BIN/futex_resize_bench" $mode $n "$bench_secs" >>"$out" 2>&1
 	done
 done
-if echo "p:$ev futex_private_hash_put state=+0(%di):s32" 2>/dev/null >>"$TRACING/kprobe_events" &&
-   echo 'hist:keys=state:pause' >"$TRACING/events/kprobes/$ev/trigger"; then
-	log "resizebench: reference states after a ramp to 64 threads"
-	"$GUEST_BIN/futex_resize_bench" ramp 64 "$bench_secs" \
-		"$TRACING/events/kprobes/$ev/trigger" >/dev/null 2>&1
-	sed -n 's/^{ state: *\(-*[0-9]*\) } hitcount: *\([0-9]*\)$/refstate state=\1 hits=\2/p' \
-		"$TRACING/events/kprobes/$ev/hist" >>"$out"
-	echo '!hist:keys=state' >"$TRACING/events/kprobes/$ev/trigger"
-	echo "-:$ev" >>"$TRACING/kprobe_events"
-else
-	echo "error no kprobe on futex_private_hash_put$(tracefs_why)" >>"$out"
-fi
 section resizebench <"$out"
+kprobe resizebench $ev "p:$ev futex_private_hash_put state=+0(%di):s32" \
+	trigger 'hist:keys=state:pause' || exit 0
+log "resizebench: reference states after a ramp to 64 threads"
+"$GUEST_BIN/futex_resize_bench" ramp 64 "$bench_secs" \
+	"$TRACING/events/kprobes/$ev/trigger" >/dev/null 2>&1
+# The histogram as the kernel prints it: the host reads the counts.
+section "resizebench refstate" <"$TRACING/events/kprobes/$ev/hist"
+echo '!hist:keys=state' >"$TRACING/events/kprobes/$ev/trigger"
+echo "-:$ev" >>"$TRACING/kprobe_events"
