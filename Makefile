@@ -5,7 +5,9 @@
 #   make run	apply, build, boot base and patched, kselftest futex,
 #		private hash replacement under load (also with MANY_VCPUS
 #		on an SNC-like topology), perf bench futex hash, the
-#		blocking paths, scaling curves; print the comparison, plots
+#		blocking paths, scaling curves; print the comparison, plots;
+#		exit non-zero when a patched guest fails a kselftest or
+#		a blocking path is slower (bin/compare.py --fail-on-regression)
 #   make check	the tests (what .ci/run runs)
 #   make native	the same measurements on this machine's own kernel, as
 #		root, into results/native-<release>-<date>/
@@ -95,7 +97,7 @@ pack: tools
 	bin/pack.sh
 
 run: boot
-	bin/compare.py $(RUN_DIR)
+	bin/compare.py --fail-on-regression $(RUN_DIR)
 
 check:
 	tests/check.sh

@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """Stage "compare": set the base kernel's results against the patched one's.
 
-Usage: bin/compare.py RUN_DIR
-       bin/compare.py BASE_DIR PATCHED_DIR [-o OUT_DIR]
+Usage: bin/compare.py [--fail-on-regression] RUN_DIR
+       bin/compare.py [--fail-on-regression] BASE_DIR PATCHED_DIR [-o OUT_DIR]
 
 RUN_DIR holds one result folder per kernel (base/, patched/) and optionally
 the pair booted with more vCPUs (base-many/, patched-many/); the summary
 files go into RUN_DIR. BASE_DIR and PATCHED_DIR are any two result folders,
 of QEMU guests or native runs; the summary files go into OUT_DIR
 (results/compare-BASE-vs-PATCHED unless given). Prints one table and writes
-summary.md, summary.tsv, summary.json and the plots.
+summary.md, summary.tsv, summary.json and the plots, and exits 0: a report.
+With --fail-on-regression it exits 1, after the table, where the patched
+kernel regressed (compare_kernels.regressions(): a failed kselftest on a
+patched guest, a block row slower or failed), naming it on one
+"error: compare: ..." line; make run compares so.
 
 The work is split as kunit's is: parse_results reads a result folder,
 compare_kernels sets two against each other, render_md, render_data and
@@ -80,9 +84,12 @@ def parse_args(argv):
                    help="RUN_DIR, or BASE_DIR PATCHED_DIR: result folders to compare")
     p.add_argument("-o", "--out", metavar="OUT_DIR",
                    help="where the summary files go (two folders only)")
+    p.add_argument("--fail-on-regression", action="store_true",
+                   help="exit 1 where a patched guest failed a kselftest or a block row is slower or failed")
     a = p.parse_args(argv)
     if len(a.dirs) > 2 or (a.out and len(a.dirs) != 2):
-        raise InputError("usage: compare.py RUN_DIR | compare.py BASE_DIR PATCHED_DIR [-o OUT_DIR]")
+        raise InputError("usage: compare.py [--fail-on-regression] RUN_DIR | "
+                         "compare.py [--fail-on-regression] BASE_DIR PATCHED_DIR [-o OUT_DIR]")
     return a
 
 
@@ -99,6 +106,10 @@ def main(argv):
         return 2
     s = compare_kernels.summarize({name: parse_results.read_kernel(d) for name, d in dirs.items()})
     print("\n".join(write(s, out)))
+    bad = compare_kernels.regressions(s) if a.fail_on_regression else []
+    if bad:
+        print(f"error: compare: {'; '.join(bad)}", file=sys.stderr)
+        return 1
     return 0
 
 

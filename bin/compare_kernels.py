@@ -7,15 +7,17 @@ summarize() takes what parse_results.read_kernel() returned for "base" and
 ("base-many", "patched-many"), and returns plain data (lists, dicts,
 numbers, strings) for the renderers: render_md, render_data, render_plot.
 
-Throughput is the median of the runs with its relative standard deviation;
-the ratio is the patched kernel's speed over the base kernel's, the ratio
-of the medians (patched/base where higher is better, base/patched where
-lower is better, so >= 1 always means patched is not slower), and its
-spread combines both relative deviations (sqrt(a^2 + b^2)).
+Throughput is the median of the runs with its relative standard deviation
+(shown, never judged); the ratio is the patched kernel's speed over the
+base kernel's, the ratio of the medians (patched/base where higher is
+better, base/patched where lower is better, so >= 1 always means patched
+is not slower), with a confidence interval from a bootstrap over the runs.
+A block row's verdict is read off that interval against GOAL (verdict()).
 """
 
 import math
 import os
+import random
 import statistics
 
 from parse_results import badinput_diff, with_evidence
@@ -24,8 +26,20 @@ KERNELS = ("base", "patched")
 # The pairs of guests that are set against each other.
 PAIRS = (KERNELS, ("base-many", "patched-many"))
 # The blocking paths must not get slower: patched/base at least this,
-# within the spread.
+# over the whole confidence interval of the ratio.
 GOAL = 0.98
+# The ratio's interval: each kernel's runs resampled with replacement,
+# independently, RESAMPLES times; the ratio of the resampled medians, its
+# (1 - CONFIDENCE) / 2 and (1 + CONFIDENCE) / 2 percentiles. A fixed SEED,
+# so that the same runs always give the same interval.
+CONFIDENCE = 0.95
+RESAMPLES = 2000
+SEED = 20250101
+# Fewer runs than this on either kernel: the interval is the point itself,
+# so the row cannot be resolved, whatever its ratio.
+MIN_RUNS = 2
+# A block row's verdicts.
+OK, SLOWER, NOT_RESOLVED, FAILED, NOT_RUN = "ok", "slower", "not resolved", "failed", "not run"
 # SET_SLOTS latency, resizebench's set mode, at these thread counts.
 REPLACEMENT_THREADS = (16, 64, 256)
 # The steps whose skip marks a bench group's rows "not run".
@@ -40,13 +54,36 @@ def spread(values):
     return med, statistics.stdev(values) / statistics.mean(values)
 
 
-def ratio(base, patched, higher=True):
-    """Patched speed over base speed (ratio of medians) and its combined
-    relative spread: patched/base where HIGHER is better, else base/patched."""
-    mb, sb = spread(base)
-    mp, sp = spread(patched)
+def speed_ratio(mb, mp, higher=True):
+    """Patched speed over base speed of two medians: MP/MB where HIGHER is
+    better, else MB/MP; infinite where the divisor is 0."""
     num, den = (mp, mb) if higher else (mb, mp)
-    return (num / den if den else math.inf), math.hypot(sb, sp)
+    return num / den if den else math.inf
+
+
+def _percentile(ordered, q):
+    """The Q quantile of sorted ORDERED, by nearest rank (no arithmetic on
+    the values, which may be infinite)."""
+    return ordered[round(q * (len(ordered) - 1))]
+
+
+def interval(base, patched, higher=True):
+    """The CONFIDENCE interval (lo, hi) of speed_ratio() of the medians of
+    BASE and PATCHED: a percentile bootstrap, each kernel's runs resampled
+    with replacement, independently; seeded, so reproducible."""
+    rng = random.Random(SEED)
+    ratios = sorted(speed_ratio(statistics.median(rng.choices(base, k=len(base))),
+                                statistics.median(rng.choices(patched, k=len(patched))), higher)
+                    for _ in range(RESAMPLES))
+    tail = (1 - CONFIDENCE) / 2
+    return _percentile(ratios, tail), _percentile(ratios, 1 - tail)
+
+
+def ratio(base, patched, higher=True):
+    """Patched speed over base speed (ratio of medians) and its interval,
+    (ratio, lo, hi): patched/base where HIGHER is better, else base/patched."""
+    r = speed_ratio(statistics.median(base), statistics.median(patched), higher)
+    return (r, *interval(base, patched, higher))
 
 
 def skip_reason(kernel, steps, program=None):
@@ -75,29 +112,38 @@ def _side(runs):
 
 def metric_row(runs, reasons):
     """A row of one benchmark: {"unit", "higher", KERNEL: side or None,
-    "ratio", "ratio_spread", "not_run": {KERNEL: reason}}; RUNS holds
-    each kernel's runs, REASONS each kernel's skip reason."""
+    "ratio", "ratio_lo", "ratio_hi", "not_run": {KERNEL: reason}}; RUNS
+    holds each kernel's runs, REASONS each kernel's skip reason."""
     first = next(r for n in KERNELS for r in runs[n])
-    row = {"unit": first["unit"], "higher": first["higher"], "ratio": None, "ratio_spread": None,
-           "not_run": {n: reasons[n] for n in KERNELS if not runs[n] and reasons[n]}}
+    row = {"unit": first["unit"], "higher": first["higher"], "ratio": None, "ratio_lo": None,
+           "ratio_hi": None, "not_run": {n: reasons[n] for n in KERNELS if not runs[n] and reasons[n]}}
     for n in KERNELS:
         row[n] = _side(runs[n]) if runs[n] else None
     b, p = row["base"], row["patched"]
     if b and p and b["runs"] and p["runs"]:
-        row["ratio"], row["ratio_spread"] = ratio(b["runs"], p["runs"], first["higher"])
+        row["ratio"], row["ratio_lo"], row["ratio_hi"] = ratio(b["runs"], p["runs"], first["higher"])
     return row
 
 
-def meets_goal(row):
-    """A block row's verdict: patched/base >= GOAL within the spread, and
-    no run that failed (gave no result, ended with an error or was killed
-    for its time) or reported a failure (pi_stress); None where a kernel
-    did not run it (a skip section says why)."""
+def verdict(row):
+    """A block row's verdict: FAILED where a run failed (gave no result,
+    ended with an error or was killed for its time) or reported a failure
+    (pi_stress), or a kernel has no runs for no reason given; NOT_RUN where
+    a kernel did not run it (a skip section says why); NOT_RESOLVED with
+    fewer than MIN_RUNS runs on a kernel; else by the ratio's interval
+    against GOAL: SLOWER when it lies wholly below, OK when at or above,
+    NOT_RESOLVED when it straddles GOAL (more runs might tell)."""
     if any(row[n] and (row[n]["failures"] or row[n]["failed"]) for n in KERNELS):
-        return False
+        return FAILED
     if row["not_run"]:
-        return None
-    return row["ratio"] is not None and row["ratio"] * (1 + row["ratio_spread"]) >= GOAL
+        return NOT_RUN
+    if row["ratio"] is None:
+        return FAILED
+    if min(len(row[n]["runs"]) for n in KERNELS) < MIN_RUNS:
+        return NOT_RESOLVED
+    if row["ratio_hi"] < GOAL:
+        return SLOWER
+    return OK if row["ratio_lo"] >= GOAL else NOT_RESOLVED
 
 
 def bench_rows(k, group, key):
@@ -125,10 +171,10 @@ def scale_rows(k):
 
 
 def block_rows(k):
-    """The block group's rows, each with its GOAL verdict."""
+    """The block group's rows, each with its verdict against GOAL."""
     rows = bench_rows(k, "block", lambda r: r["name"])
     for row in rows.values():
-        row["goal"] = meets_goal(row)
+        row["verdict"] = verdict(row)
     return rows
 
 
@@ -234,4 +280,20 @@ def summarize(k):
         "scale": scale_rows(k),
         "skipped": [{"kernel": name, **s} for name, kn in k.items() for s in kn["skips"]],
         "goal": GOAL,
+        # How each ratio's interval was drawn, and when a row is resolved.
+        "interval": {"confidence": CONFIDENCE, "resamples": RESAMPLES, "seed": SEED, "min_runs": MIN_RUNS},
     }
+
+
+def regressions(s):
+    """What makes summary S a regression, as phrases (none: it is not one):
+    a failed kselftest program on a patched guest (the second of each of
+    PAIRS, whatever base did: the series must pass them all), and block
+    rows that are SLOWER or FAILED. NOT_RESOLVED and NOT_RUN are none."""
+    out = [f"{n}: kselftest failed: {', '.join(s['kselftest'][n]['failed'])}"
+           for _, n in PAIRS if s["kselftest"].get(n, {}).get("failed")]
+    for v in (SLOWER, FAILED):
+        rows = [name for name, row in s["block"].items() if row["verdict"] == v]
+        if rows:
+            out.append(f"block rows {v}: {', '.join(rows)}")
+    return out

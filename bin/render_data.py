@@ -9,7 +9,8 @@ import json
 
 from compare_kernels import KERNELS
 
-COLUMNS = ("metric", "key", "threads", "kernel", "value", "unit", "min", "max", "ratio", "spread", "note")
+COLUMNS = ("metric", "key", "threads", "kernel", "value", "unit", "min", "max",
+           "ratio", "ratio_lo", "ratio_hi", "verdict", "note")
 
 
 def _row(metric, key, kernel, value, **more):
@@ -62,18 +63,30 @@ def replacement_rows(s):
                                threads=r["threads"], note="" if v["done"] else "not done")
 
 
+def _ratio(row):
+    """The patched kernel's row's ratio columns: the ratio, its interval
+    and, in the block group, the row's verdict."""
+    out = {"verdict": row["verdict"]} if "verdict" in row else {}
+    if row["ratio"] is not None:
+        out.update({k: f"{row[k]:.4f}" for k in ("ratio", "ratio_lo", "ratio_hi")})
+    return out
+
+
 def metric_rows(metric, key, row, threads=""):
-    """Each kernel's median, min and max of one benchmark row; the ratio
-    and its spread on the patched kernel's row."""
+    """Each kernel's median, min and max of one benchmark row, or why it
+    has none; the ratio, its interval and the verdict on the patched
+    kernel's row."""
     for kernel in KERNELS:
-        side = row[kernel]
+        side, more = row[kernel], _ratio(row) if kernel == "patched" else {}
         if side and side["median"] is not None:
-            ratio = {"ratio": f"{row['ratio']:.4f}", "spread": f"{row['ratio_spread']:.4f}"} \
-                if kernel == "patched" and row["ratio"] is not None else {}
             yield _row(metric, key, kernel, side["median"], unit=row["unit"], threads=threads,
-                       min=side["min"], max=side["max"], **ratio)
+                       min=side["min"], max=side["max"], **more)
         elif row["not_run"].get(kernel):
-            yield _row(metric, key, kernel, "", note="not run: " + row["not_run"][kernel])
+            yield _row(metric, key, kernel, "", threads=threads, note="not run: " + row["not_run"][kernel],
+                       **more)
+        elif side:
+            yield _row(metric, key, kernel, "", threads=threads,
+                       note=f"no result: {side['failed']} runs failed", **more)
 
 
 def bench_rows(s):

@@ -3,7 +3,7 @@
 """Render compare_kernels.summarize()'s dict as markdown table lines: what
 compare.py prints and writes as summary.md."""
 
-from compare_kernels import KERNELS, PAIRS
+from compare_kernels import KERNELS, NOT_RESOLVED, PAIRS, SLOWER
 
 
 def nodes(machine):
@@ -167,9 +167,10 @@ def side_cell(row, kernel):
 
 
 def ratio_cell(row):
+    """The ratio of medians and its interval: "0.93 [0.81, 1.07]"."""
     if row["ratio"] is None:
         return "-"
-    return f"{row['ratio']:.2f}x ±{row['ratio_spread']:.1%}"
+    return f"{row['ratio']:.2f} [{row['ratio_lo']:.2f}, {row['ratio_hi']:.2f}]"
 
 
 def _buckets(side):
@@ -184,7 +185,14 @@ def _buckets(side):
 
 
 RATIO_NOTE = ("patched/base is patched speed over base speed: for a time (ms, s) base/patched, "
-              "so >= 1 always means patched is not slower")
+              "so >= 1 always means patched is not slower; in brackets its interval")
+
+
+def interval_note(s):
+    """How the intervals were drawn."""
+    i = s["interval"]
+    return (f"interval: {i['confidence']:.0%}, a bootstrap of the two medians over the runs "
+            f"({i['resamples']} resamples, seed {i['seed']}); ±: relative standard deviation, not judged")
 
 
 def bench_table(title, rows, extra=()):
@@ -202,9 +210,10 @@ def bench_table(title, rows, extra=()):
 
 def hash_table(s):
     """perf bench futex hash per mode (ops/s), with the hash size each run ended with."""
-    return bench_table("perf bench futex hash, ops/s", list(s["hash"].items()),
-                       [("hash buckets at the end, base / patched",
-                         lambda row: f"{_buckets(row['base'])} / {_buckets(row['patched'])}")])
+    lines = bench_table("perf bench futex hash, ops/s", list(s["hash"].items()),
+                        [("hash buckets at the end, base / patched",
+                          lambda row: f"{_buckets(row['base'])} / {_buckets(row['patched'])}")])
+    return lines + [interval_note(s)] if lines else []
 
 
 def _failures(row):
@@ -213,27 +222,32 @@ def _failures(row):
     return " / ".join(str(row[n]["bad"]) if row[n] else "-" for n in KERNELS)
 
 
-GOAL_CELL = {True: "ok", False: "BELOW GOAL", None: "-"}
+def verdict_line(s):
+    """The rule of the block table's verdicts, and the rows it flags."""
+    names = {v: [name for name, row in s["block"].items() if row["verdict"] == v] for v in (SLOWER, NOT_RESOLVED)}
+    flagged = [f"{v}: {', '.join(rows)}" for v, rows in names.items() if rows]
+    return (f"verdict: slower where the whole interval of patched/base lies below {s['goal']}, ok where "
+            f"it lies at or above it, not resolved where it straddles it or a kernel has fewer than "
+            f"{s['interval']['min_runs']} runs, failed where a run failed or pi_stress reported a failure; "
+            + ("; ".join(flagged) if flagged else "every row run on both is ok"))
 
 
 def block_table(s):
-    """The blocking paths, each flagged where it misses the goal."""
+    """The blocking paths, each with its verdict against the goal."""
     rows = [(f"{name}, {row['unit']}", row) for name, row in s["block"].items()]
     lines = bench_table("blocking paths", rows, [("failures, base / patched", _failures),
-                                                 ("goal", lambda row: GOAL_CELL[row["goal"]])])
+                                                 ("verdict", lambda row: row["verdict"])])
     if not lines:
         return []
-    below = [name for name, row in s["block"].items() if row["goal"] is False]
-    return lines + [f"goal: patched/base >= {s['goal']} within the spread, and no pi_stress failure; "
-                    + (f"below it: {', '.join(below)}" if below else "every row run on both meets it"),
-                    RATIO_NOTE]
+    return lines + [verdict_line(s), RATIO_NOTE, interval_note(s)]
 
 
 def scale_table(s):
     """perf bench futex hash per op and thread count (ops/s)."""
-    return bench_table("scale: op, threads, ops/s",
-                       [(f"{op}, {threads if threads is not None else 'default'}", row)
-                        for op, rows in s["scale"].items() for threads, row in rows.items()])
+    lines = bench_table("scale: op, threads, ops/s",
+                        [(f"{op}, {threads if threads is not None else 'default'}", row)
+                         for op, rows in s["scale"].items() for threads, row in rows.items()])
+    return lines + [interval_note(s)] if lines else []
 
 
 def plot_lines(plots):

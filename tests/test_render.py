@@ -44,22 +44,36 @@ class Render(unittest.TestCase):
         self.s["kernels"]["patched"]["accel"] = "tcg"
         self.assertIn("different accelerators", "\n".join(render_md.table(self.s)))
 
-    def test_block_rows_and_goal(self):
+    def test_block_rows_and_verdict(self):
         md = "\n".join(render_md.table(self.s))
         self.assertIn("| perf-wake, ms | 0.2985 ms ±0.7% (2 runs) | 0.2713 ms ±0.7% (2 runs) "
-                      "| 1.10x ±1.0% "
+                      "| 1.10 [1.09, 1.11] "
                       "| 0 / 0 | ok |", md)
         self.assertIn("| sysbench-mutex, s | 0.3482 s ±0.7% (2 runs) | not run: sysbench not installed | - "
-                      "| 0 / - | - |", md)
-        self.assertIn("goal: patched/base >= 0.98 within the spread, and no pi_stress failure; every row "
-                      "run on both meets it", md)
+                      "| 0 / - | not run |", md)
+        self.assertIn("verdict: slower where the whole interval of patched/base lies below 0.98, ok where it "
+                      "lies at or above it, not resolved where it straddles it or a kernel has fewer than 2 "
+                      "runs, failed where a run failed or pi_stress reported a failure; every row run on "
+                      "both is ok", md)
         self.assertIn("for a time (ms, s) base/patched, so >= 1 always means patched is not slower", md)
+        self.assertIn("interval: 95%, a bootstrap of the two medians over the runs "
+                      "(2000 resamples, seed ", md)
+
+    def test_verdict_line_lists_slower_and_not_resolved(self):
+        block = self.s["block"]
+        block["perf-wake"].update(ratio=0.7, ratio_lo=0.65, ratio_hi=0.75, verdict=compare_kernels.SLOWER)
+        block["perf-requeue"]["verdict"] = compare_kernels.NOT_RESOLVED
+        block["pi_stress"]["verdict"] = compare_kernels.NOT_RESOLVED
+        lines = render_md.table(self.s)
+        self.assertIn("| 0.70 [0.65, 0.75] | 0 / 0 | slower |", "\n".join(lines))
+        line = next(x for x in lines if x.startswith("verdict: "))
+        self.assertTrue(line.endswith("; slower: perf-wake; not resolved: perf-requeue, pi_stress"), line)
 
     def test_hash_and_scale_rows(self):
         md = render_md.table(self.s)
-        self.assertIn("| wait-b2 | 1,005 ±0.7% (2 runs) | 1,106 ±0.7% (2 runs) | 1.10x ±1.0% "
+        self.assertIn("| wait-b2 | 1,005 ±0.7% (2 runs) | 1,106 ±0.7% (2 runs) | 1.10 [1.09, 1.11] "
                       "| 32 / 32 |", md)
-        self.assertIn("| wake, 4 | 4,020 ±0.7% (2 runs) | 4,422 ±0.7% (2 runs) | 1.10x ±1.0% |", md)
+        self.assertIn("| wake, 4 | 4,020 ±0.7% (2 runs) | 4,422 ±0.7% (2 runs) | 1.10 [1.09, 1.11] |", md)
 
     def test_nodes(self):
         self.assertEqual(render_md.nodes({"nodes": 1, "node": {0: {"cpus": "0-7", "distances": [10]}}}),
@@ -69,16 +83,33 @@ class Render(unittest.TestCase):
     def test_tsv_rows(self):
         lines = render_data.tsv(self.s).splitlines()
         self.assertEqual(lines[0].split("\t"), list(render_data.COLUMNS))
-        self.assertIn("scale\twake\t4\tpatched\t4422\tops/s\t4400\t4444\t1.1000\t0.0100\t", lines)
-        self.assertIn("replacement\t18 vCPUs\t64\tbase\t15\ts\t\t\t\t\tnot done", lines)
-        self.assertIn("block\tsysbench-mutex\t\tpatched\t\t\t\t\t\t\tnot run: sysbench not installed", lines)
-        self.assertIn("skipped\tblock\t\tpatched\t\t\t\t\t\t\tsysbench not installed", lines)
+        self.assertIn("scale\twake\t4\tpatched\t4422\tops/s\t4400\t4444\t1.1000\t1.0891\t1.1110\t\t", lines)
+        self.assertIn("block\tperf-wake\t\tpatched\t0.27135\tms\t0.27\t0.2727\t1.1001\t1.0891\t1.1111\tok\t",
+                      lines)
+        self.assertIn("block\tperf-wake\t\tbase\t0.2985\tms\t0.297\t0.3\t\t\t\t\t", lines)
+        self.assertIn("replacement\t18 vCPUs\t64\tbase\t15\ts\t\t\t\t\t\t\tnot done", lines)
+        self.assertIn("block\tsysbench-mutex\t\tpatched\t\t\t\t\t\t\t\tnot run\t"
+                      "not run: sysbench not installed", lines)
+        self.assertIn("skipped\tblock\t\tpatched\t\t\t\t\t\t\t\t\tsysbench not installed", lines)
+
+    def test_tsv_failed_row(self):
+        """A row whose patched runs all failed still has the patched line,
+        with its verdict."""
+        side = self.s["block"]["perf-wake"]["patched"]
+        side.update(median=None, runs=[], failed=2)
+        self.s["block"]["perf-wake"].update(ratio=None, ratio_lo=None, ratio_hi=None,
+                                            verdict=compare_kernels.FAILED)
+        self.assertIn("block\tperf-wake\t\tpatched\t\t\t\t\t\t\t\tfailed\tno result: 2 runs failed",
+                      render_data.tsv(self.s).splitlines())
 
     def test_json(self):
         render_data.write(self.s, os.path.join(self.tmp, "s.json"), os.path.join(self.tmp, "s.tsv"))
         with open(os.path.join(self.tmp, "s.json")) as f:
             back = json.load(f)
-        self.assertEqual(back["block"]["perf-wake"]["ratio"], self.s["block"]["perf-wake"]["ratio"])
+        for key in ("ratio", "ratio_lo", "ratio_hi", "verdict"):
+            self.assertEqual(back["block"]["perf-wake"][key], self.s["block"]["perf-wake"][key], key)
+        self.assertEqual(back["block"]["perf-wake"]["verdict"], "ok")
+        self.assertEqual(back["interval"]["resamples"], compare_kernels.RESAMPLES)
         self.assertEqual(sorted(back["scale"]["wake"]), ["1", "2", "4"])
 
     @unittest.skipUnless(shutil.which("gnuplot"), "no gnuplot")
