@@ -111,7 +111,7 @@ soak: tools initramfs
 	bin/build.sh patched-debug build/tree debug
 	bin/scenario.sh soak $(RUN_DIR)/soak
 	bin/scenario.sh soak-many $(RUN_DIR)/soak-many
-	python3 tests/verdicts.py --soak $(RUN_DIR)/soak $(RUN_DIR)/soak-many
+	python3 bin/verdicts.py --soak $(RUN_DIR)/soak $(RUN_DIR)/soak-many
 
 # The patched kernel with KASAN (and the debug checks) and with KCSAN, each
 # running the futex kselftests and the malformed calls; not part of make
@@ -122,18 +122,23 @@ sanitize: tools initramfs
 		bin/build.sh patched-$$s build/tree $$s && \
 		bin/scenario.sh sanitize $(RUN_DIR)/$$s patched-$$s || exit 1; \
 	done
-	python3 tests/verdicts.py --sanitize $(addprefix $(RUN_DIR)/,$(SANITIZERS))
+	python3 bin/verdicts.py --sanitize $(addprefix $(RUN_DIR)/,$(SANITIZERS))
 
 # The patched kernel once per deliberate bug of tests/mutants/ (MUTANTS
 # picks some), each booted with the quick futex kselftests and the guest
-# checks; every mutant must be caught, or its patch says why it cannot be
-# here. make check runs one of them.
+# checks, and once unmutated in the same scenario (the control); every
+# mutant must be caught by the check its patch names (Caught-by:), or its
+# patch says why it cannot be here (Not-caught-here:), and the control
+# must pass every check. make check runs one of them, and the control.
 MUTANTS ?= $(basename $(notdir $(wildcard tests/mutants/*.patch)))
 mutants: tools initramfs
+	bin/build.sh patched build/tree futex
+	bin/scenario.sh mutant $(RUN_DIR)/mutant-control patched
 	for m in $(MUTANTS); do \
-		bin/mutant.sh $$m $(RUN_DIR)/mutants/$$m || exit 1; \
+		bin/mutant.sh $$m $(RUN_DIR)/mutants/$$m || \
+			echo "error: mutant $$m: no complete guest run, judged below"; \
 	done
-	python3 tests/verdicts.py --mutants $(RUN_DIR)/mutants
+	python3 bin/verdicts.py --mutants $(RUN_DIR)/mutants $(RUN_DIR)/mutant-control
 
 # Whether the first futex kselftest after boot hangs: each kernel booted
 # BOOTS times (10 unless set), base and patched in turn, runs
@@ -146,7 +151,7 @@ boots: build initramfs
 				echo "error: boot $$i of $$k failed"; \
 		done; \
 	done
-	python3 tests/verdicts.py --boots $(RUN_DIR)/boots
+	python3 bin/verdicts.py --boots $(RUN_DIR)/boots
 
 export:
 	bin/export.sh

@@ -41,7 +41,8 @@ done
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
 cp "$TOP/guest/init" "$ROOT/init"
-cp "$TOP/guest/run.sh" "$TOP/guest/lib.sh" "$TOP/guest/evidence.sh" "$ROOT/guest/"
+cp "$TOP/guest/run.sh" "$TOP/guest/lib.sh" "$TOP/guest/evidence.sh" \
+	"$TOP/guest/kselftest-needs" "$ROOT/guest/"
 cp -a "$TOP/guest/steps" "$ROOT/guest/steps"
 cp -a "$OUT/guest-bin/." "$ROOT/guest/bin/"
 mv "$ROOT/guest/bin/lib" "$ROOT/guest/lib"

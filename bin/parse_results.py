@@ -5,9 +5,10 @@
 A result folder holds results.txt (sections "==> NAME <==", each with the
 raw output of one step or tool), accel, and for a QEMU guest console.log.
 read_kernel() parses results.txt once and returns everything in it: the
-other bin/ modules and tests/verdicts.py only read what it returns.
+other bin/ modules and bin/verdicts.py only read what it returns.
 """
 
+import functools
 import os
 import re
 import shlex
@@ -24,6 +25,13 @@ _HEADER = re.compile(r"^==> (.+) <==$")
 
 def parse_sections(text):
     """results.txt -> [(name, body)], in order; a name may repeat (bench)."""
+    return list(_parse_sections(text))
+
+
+# The unit tests, and tests/judge_mutation.py over them, read the same
+# result folders many times: each text is parsed once.
+@functools.lru_cache(maxsize=512)
+def _parse_sections(text):
     out = []
     for line in text.splitlines(keepends=True):
         m = _HEADER.match(line.rstrip("\n"))
@@ -53,10 +61,15 @@ class Kselftest:
     failed: list = field(default_factory=list)    # programs that failed or timed out
     timeouts: list = field(default_factory=list)  # programs stopped for their time
     planned: int = 0                              # programs the runner's plans announced
+    ran: list = field(default_factory=list)       # programs with a result line, in order
+    cases: dict = field(default_factory=dict)     # program -> [cases planned ("# 1..N"), reported]
+    duplicates: list = field(default_factory=list)  # cases reported more than once
 
 
 _TOP = re.compile(r"^(not )?ok \d+ selftests: \S+: (\S+)(.*)$")
 _PLAN = re.compile(r"^1\.\.(\d+)$")
+# A kselftest_harness program's own plan, nested in the runner's TAP.
+_SUBPLAN = re.compile(r"^# 1\.\.(\d+)$")
 # A nested "ok N # SKIP why" without a name counts as a skip as well.
 _SUB = re.compile(r"^# (not )?ok \d+ (.*?)(\s*#\s*(SKIP|XFAIL|TODO).*)?$")
 
@@ -67,8 +80,10 @@ def _verdict(not_ok, rest):
     return "fail" if not_ok else "pass"
 
 
+@functools.lru_cache(maxsize=512)
 def parse_kselftest(text):
-    """Parse run_kselftest.sh output: top-level TAP plus nested subtests."""
+    """Parse run_kselftest.sh output: top-level TAP plus nested subtests.
+    The result is shared by every caller of the same text: read only."""
     ks = Kselftest()
     current = None
     timed_out = False
@@ -77,6 +92,7 @@ def parse_kselftest(text):
         if m:
             v = _verdict(m.group(1), m.group(3))
             ks.programs[v] += 1
+            ks.ran.append(m.group(2))
             if v == "fail":
                 ks.failed.append(m.group(2) + m.group(3))
             if timed_out or "TIMEOUT" in m.group(3):
@@ -86,6 +102,9 @@ def parse_kselftest(text):
         m = _PLAN.match(line)
         if m:
             ks.planned += int(m.group(1))
+        m = _SUBPLAN.match(line)
+        if m and current:
+            ks.cases.setdefault(current, [0, 0])[0] += int(m.group(1))
         # kselftest_harness.h, for a test case that ran out of time
         if line.startswith("# ") and line.endswith(": Test terminated by timeout"):
             timed_out = True
@@ -96,7 +115,13 @@ def parse_kselftest(text):
         if m and current:
             v = _verdict(m.group(1), m.group(3))
             ks.subtests[v] += 1
-            ks.results[f"{current}:{m.group(2).strip()}"] = v
+            key = f"{current}:{m.group(2).strip()}"
+            if key in ks.results:
+                ks.duplicates.append(key)
+                # The worse of the two stands.
+                v = v if ks.results[key] == "pass" else ks.results[key]
+            ks.results[key] = v
+            ks.cases.setdefault(current, [0, 0])[1] += 1
     return ks
 
 
@@ -108,6 +133,11 @@ _NUMA_RACE_LOST = re.compile(r"first_waiters_agree_on_node:round (\d+): a wake o
                              r"the word's node, missed (\d+) of (\d+) waiters")
 _NUMA_RACE_ROUNDS = re.compile(r"first_waiters_agree_on_node:(\d+) rounds of (\d+) waiters "
                                r"on (\d+) nodes")
+
+
+def _int(text):
+    """A whole number of a key=value field, or 0 where it is none."""
+    return int(text) if text and re.match(r"^-?\d+$", text) else 0
 
 
 def _ints(m, names):
@@ -126,13 +156,45 @@ def parse_numa_race(text):
             "rounds": _ints(_NUMA_RACE_ROUNDS.search(text), ("rounds", "waiters", "nodes"))}
 
 
-def parse_precheck(text):
-    """Lines "private waits=N bucket=M" -> {"private": (N, M)}."""
-    out = {}
+_PRECHECK = re.compile(r"^(matched )?(\w+) waits=(\d+) bucket=(\d+)(?: requested=(\d+))?$")
+
+
+def parse_precheck_all(text):
+    """The precheck step -> {"mismatched": {kind: {"waits", "bucket",
+    "requested"}}, "matched": {...}, "errors": [...]}: for each kind
+    (private, shared) the waits that ended as they must (refused, or for the
+    matched control timed out), how often the probe saw the bucket reached
+    meanwhile, and how many were asked for (0 where the line has none)."""
+    out = {"mismatched": {}, "matched": {}, "errors": []}
     for line in text.splitlines():
-        m = re.match(r"^(\w+) waits=(\d+) bucket=(\d+)$", line.strip())
+        m = _PRECHECK.match(line.strip())
         if m:
-            out[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+            what = "matched" if m.group(1) else "mismatched"
+            if m.group(2) in out[what]:
+                out["errors"].append(f"{what} {m.group(2)} waits reported twice")
+            out[what][m.group(2)] = {
+                "waits": int(m.group(3)), "bucket": int(m.group(4)), "requested": int(m.group(5) or 0)}
+        elif line.startswith("error "):
+            out["errors"].append(line[6:].strip())
+    return out
+
+
+def parse_precheck(text):
+    """The mismatched waits of the precheck step -> {"private": (waits, bucket)}."""
+    return {kind: (v["waits"], v["bucket"]) for kind, v in parse_precheck_all(text)["mismatched"].items()}
+
+
+def parse_plan(text):
+    """A "plan NAME" section -> {"run": [programs], "not_run": {program: why}}."""
+    out = {"run": [], "not_run": {}}
+    for line in text.splitlines():
+        prog, sep, why = line.strip().partition(" not run: ")
+        if not prog:
+            continue
+        if sep:
+            out["not_run"][prog] = why
+        else:
+            out["run"].append(prog)
     return out
 
 
@@ -145,7 +207,13 @@ def parse_waiters(text):
         if words and words[0] == "error":
             out.setdefault("error", []).append(line.strip())
         elif len(words) > 1 and all(re.match(r"^\w+=\d+$", w) for w in words[1:]):
-            out[words[0]] = {k: int(v) for k, v in (w.split("=") for w in words[1:])}
+            kv = [w.split("=") for w in words[1:]]
+            if words[0] in out or len({k for k, _ in kv}) != len(kv):
+                out.setdefault("error", []).append(f"error {words[0]} reported twice")
+            out[words[0]] = {k: int(v) for k, v in kv}
+        elif words:
+            # futex_aborted's own complaint on stderr, say.
+            out.setdefault("error", []).append(line.strip())
     return out
 
 
@@ -161,7 +229,10 @@ def parse_badinput(text):
         if m:
             out["calls"][m.group(2)] = f"{m.group(3)} {m.group(4)}"
         elif line.startswith("total "):
-            out["total"] = int(line.split()[1])
+            total = line.split()[1]
+            if not total.isdigit() or out["total"] is not None:
+                out["errors"].append(f"bad total line: {line.strip()}")
+            out["total"] = int(total) if total.isdigit() else None
         elif line.startswith("error "):
             out["errors"].append(line[6:])
     return out
@@ -186,7 +257,8 @@ def parse_failfutex(text, tap="", sites=""):
     "failfutex sites") -> {"faults", "calls", "programs",
     "listed", "timeouts", "badinput_rc", "stress_rc", "stress_ops",
     "errors"}: faults injected out of calls of should_fail_futex(), and how
-    the programs ended (programs: how many the runner reported, of listed:
+    the programs ended (programs: how many distinct ones the runner
+    reported, of listed:
     the step's "listed N", else what the runner's plans announced)."""
     ks = parse_kselftest(tap or "")
     # Programs stopped for their time (the runner's or the guest's
@@ -194,7 +266,7 @@ def parse_failfutex(text, tap="", sites=""):
     # kselftest_harness's own 30 s, which is no hang.
     stopped = [m.group(2) for m in map(_TOP.match, (tap or "").splitlines())
                if m and "TIMEOUT" in m.group(3)]
-    out = {"faults": 0, "calls": 0, "programs": sum(ks.programs.values()), "listed": ks.planned,
+    out = {"faults": 0, "calls": 0, "programs": len(set(ks.ran)), "listed": ks.planned,
            "timeouts": stopped, "badinput_rc": None, "stress_rc": None, "stress_ops": 0,
            "errors": []}
     for ret, hits in _SITES.findall(sites or ""):
@@ -208,25 +280,36 @@ def parse_failfutex(text, tap="", sites=""):
         kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
         if line.startswith("listed "):
             out["listed"] = int(w[1])
-        elif line.startswith("badinput rc="):
-            out["badinput_rc"] = int(kv["rc"])
-        elif line.startswith("stress-ng rc="):
-            out["stress_rc"] = int(kv["rc"])
+        elif line.startswith(("badinput rc=", "stress-ng rc=")):
+            key = "badinput_rc" if line.startswith("badinput") else "stress_rc"
+            if out[key] is not None or not re.match(r"^-?\d+$", kv["rc"]):
+                out["errors"].append(f"{line.strip()}: reported twice or not a number")
+            else:
+                out[key] = int(kv["rc"])
         elif line.startswith("error "):
             out["errors"].append(line[6:])
     return out
 
 
 def parse_soak(text):
-    """The soak step -> {"stress_rc": rc, "perf": {bench: (runs, rc)}, "errors"}."""
-    out = {"stress_rc": None, "perf": {}, "errors": []}
+    """The soak step -> {"stress_rc": rc, "stress_ops": stress-ng's futex
+    bogo ops, "perf": {bench: (runs, rc)}, "errors"}."""
+    ops = _STRESS_OPS.search(text)
+    out = {"stress_rc": None, "stress_ops": int(ops.group(1)) if ops else 0, "perf": {}, "errors": []}
     for line in text.splitlines():
         w = line.split()
         kv = dict(x.split("=", 1) for x in w if "=" in x)
         if line.startswith("stress-ng rc="):
-            out["stress_rc"] = int(kv["rc"])
-        elif line.startswith("perf ") and "runs" in kv:
-            out["perf"][w[1]] = (int(kv["runs"]), int(kv["rc"]))
+            if out["stress_rc"] is not None or not re.match(r"^-?\d+$", kv["rc"]):
+                out["errors"].append(f"{line.strip()}: reported twice or not a number")
+            else:
+                out["stress_rc"] = int(kv["rc"])
+        elif line.startswith("perf "):
+            if len(w) < 2 or w[1] in out["perf"] or not all(
+                    re.match(r"^-?\d+$", kv.get(k, "")) for k in ("runs", "rc")):
+                out["errors"].append(f"{line.strip()}: reported twice or incomplete")
+            else:
+                out["perf"][w[1]] = (int(kv["runs"]), int(kv["rc"]))
         elif line.startswith("error "):
             out["errors"].append(line[6:])
     return out
@@ -412,7 +495,7 @@ def parse_bench(body):
     value = metric.parse(output, argv) if metric and rc == 0 else None
     threads = kv.get("threads", "-")
     return {"group": kv.get("group"), "name": kv.get("name"),
-            "run": int(kv.get("run", 0)), "runs": int(kv.get("runs", 0)),
+            "run": _int(kv.get("run")), "runs": _int(kv.get("runs")),
             "threads": int(threads) if threads.isdigit() else None,
             "command": command, "program": prog, "rc": rc, "value": value,
             "unit": metric.unit if metric else None, "higher": metric.higher if metric else True,
@@ -431,7 +514,7 @@ def parse_machine(text):
         if m:
             parts = dict(p.strip().split(" ", 1) for p in value.split(";") if " " in p.strip())
             nodes[int(m.group(1))] = {"cpus": parts.get("cpus", ""),
-                                      "distances": [int(d) for d in parts.get("distances", "").split()]}
+                                      "distances": [_int(d) for d in parts.get("distances", "").split()]}
 
     def number(key):
         return int(kv[key]) if kv.get(key, "").isdigit() else None
@@ -456,8 +539,15 @@ def badness(text, tree=None):
     script = os.path.join(tree or TREE, "tools/testing/selftests/rcutorture/bin/console-badness.sh")
     if text is None or not os.path.exists(script):
         return None
-    r = subprocess.run(["bash", script], input=text, capture_output=True, text=True)
-    return r.stdout.splitlines()
+    with open(script) as f:
+        return list(_badness(f.read(), text))
+
+
+@functools.lru_cache(maxsize=256)
+def _badness(script, text):
+    """What SCRIPT, the text of console-badness.sh, flags in TEXT."""
+    r = subprocess.run(["bash", "-c", script], input=text, capture_output=True, text=True)
+    return tuple(r.stdout.splitlines())
 
 
 def _read(d, name):
@@ -495,6 +585,14 @@ def _parsed(parser, text):
     return parser(text) if text is not None else None
 
 
+# The sections that a run may write more than once.
+REPEATED_SECTIONS = ("bench", "skip")
+
+# The sections of kselftest runner TAP, one per step that runs the futex
+# kselftests (guest/lib.sh kselftest()).
+TAP_SECTIONS = ("kselftest", "resize", "numarace", "firstrun")
+
+
 def read_kernel(d):
     """Everything one result folder D reported, from its results.txt."""
     text = _read(d, RESULTS)
@@ -522,6 +620,16 @@ def read_kernel(d):
         "numarace": _parsed(parse_numa_race, get("numarace")),
         "firstrun": _parsed(parse_kselftest, get("firstrun")),
         "precheck": _parsed(parse_precheck, get("precheck")),
+        "precheck_all": _parsed(parse_precheck_all, get("precheck")),
+        "sections": [name for name, _ in secs],
+        # Sections a step writes once, written more than once.
+        "repeated": sorted({n for n, _ in secs if n not in REPEATED_SECTIONS
+                            and sum(1 for x, _ in secs if x == n) > 1}),
+        # A QEMU guest's console, with the kernel's own boot line.
+        "console_booted": console is not None and "Linux version" in console,
+        # Each kselftest step's own TAP and what it planned to run.
+        "taps": {name: parse_kselftest(body) for name, body in secs if name in TAP_SECTIONS},
+        "plans": {name[5:]: parse_plan(body) for name, body in secs if name.startswith("plan ")},
         "waiters": _parsed(parse_waiters, get("waiters")),
         "resize": parse_resize(ks or ""),
         "resizebench": (parse_resizebench(get("resizebench"), get("resizebench refstate"))

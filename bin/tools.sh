@@ -96,7 +96,7 @@ rm -rf "$OUT/kselftest"
 # -lnuma: the private numa.pc and a directory with only libnuma.a in it.
 PKG_CONFIG_PATH=$NUMA/pkgconfig CFLAGS="-I$NUMA/include" LDFLAGS="-L$NUMA/lib" \
 	run "$BUILD/obj/kselftest.log" "building the futex kselftests" \
-	make -C "$TREE/tools/testing/selftests" TARGETS=futex \
+	make -C "$TREE/tools/testing/selftests" TARGETS=futex/functional \
 		O="$BUILD/obj/kselftest" INSTALL_PATH="$OUT/kselftest" install
 
 progress "tools: static perf"

@@ -21,7 +21,9 @@
  *  3. One thread waits for real: a wake must find and wake it, having seen
  *     its count (waiter_busy >= 1).
  *
- * Prints one line: KIND aborted=A wakes=W busy=B woken=1 waiter_busy=C;
+ * Prints one line: KIND rounds=N aborted=A wakes=W busy=B woken=1
+ * waiter_busy=C, each counted as it happened (A the waits that ended
+ * without blocking, W the wakes that returned 0);
  * exits 1 when a call does not return what it must.
  */
 #define _GNU_SOURCE
@@ -198,7 +200,7 @@ static void *waiter(void *arg)
 
 int main(int argc, char **argv)
 {
-	long i, n, busy, waiter_busy, woken = 0, aborted = 0;
+	long i, n, busy, waiter_busy, woken = 0, aborted = 0, wakes = 0;
 	uint32_t *words[3];
 	pthread_t thread;
 	int w;
@@ -231,6 +233,7 @@ int main(int argc, char **argv)
 		for (w = 0; w < 3; w++) {
 			if (futex(words[w], FUTEX_WAKE, 1, NULL, NULL, 0))
 				fail("wake with nobody waiting");
+			wakes++;
 		}
 	}
 	busy = probe_stop();
@@ -248,7 +251,7 @@ int main(int argc, char **argv)
 	waiter_busy = probe_stop();
 	pthread_join(thread, NULL);
 
-	printf("%s aborted=%ld wakes=%ld busy=%ld woken=%ld waiter_busy=%ld\n",
-	       argv[1], aborted, 3 * n, busy, woken, waiter_busy);
+	printf("%s rounds=%ld aborted=%ld wakes=%ld busy=%ld woken=%ld waiter_busy=%ld\n",
+	       argv[1], n, aborted, wakes, busy, woken, waiter_busy);
 	return 0;
 }

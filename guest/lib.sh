@@ -138,47 +138,80 @@ bounded()
 }
 
 # kselftest_one TEST SECS NAME: one futex test through kselftest's runner
-# with a timeout of SECS, its TAP on stdout, and how long it took ("# took
-# TEST N s"). Half a minute after the runner's timeout the guest kills what
-# is left and reports the test as timed out. Whatever killed a test for
-# its time (kselftest_harness, the runner or the guest) left its evidence,
-# reported as section "evidence NAME TEST". The runner takes its tests
-# from the list beside it, so the list is rewritten for each.
+# (run_kselftest.sh -t) with a timeout of SECS, its TAP on stdout, and how
+# long it took ("# took TEST N s"). Half a minute after the runner's
+# timeout the guest kills what is left and reports the test as timed out.
+# Whatever killed a test for its time (kselftest_harness, the runner or
+# the guest) left its evidence, reported as section "evidence NAME TEST".
 kselftest_one()
 {
 	local t=$1 secs=$2 name=$3 t0
 
-	echo "futex/functional:$t" >"$KSELFTEST/kselftest-list.txt"
 	t0=$(date +%s)
 	bounded $((secs + 30)) env LD_PRELOAD="$GUEST_LIB/kill_evidence.so" \
-		"$KSELFTEST/run_kselftest.sh" -o "$secs" 2>&1 ||
+		"$KSELFTEST/run_kselftest.sh" -o "$secs" -t "futex/functional:$t" 2>&1 ||
 		[ $? != 124 ] ||
 		echo "not ok 1 selftests: futex/functional: $t # TIMEOUT, killed by the guest $((secs + 30)) s after its start"
 	echo "# took $t $(($(date +%s) - t0)) s"
 	[ ! -s "$EVIDENCE" ] || section "evidence $name $t" <"$EVIDENCE"
 }
 
+# kselftest_programs: the futex kselftest programs as installed, in the
+# order of the runner's list (the Makefile's TEST_GEN_PROGS); not the
+# collection's run.sh, which runs them all again.
+kselftest_programs()
+{
+	sed -n 's|^futex/functional:||p' "$KSELFTEST/kselftest-list.txt" | grep -v -x 'run\.sh'
+}
+
+# online_nodes: how many NUMA nodes this machine has online (1 without NUMA).
+online_nodes()
+{
+	set -- /sys/devices/system/node/node[0-9]*
+	if [ -e "$1" ]; then echo $#; else echo 1; fi
+}
+
+# needs_why TEST: why this machine is too small for TEST, by the one rule
+# of kselftest-needs (beside this file), or nothing. The host's judge reads
+# the same file.
+needs_why()
+{
+	awk -v t="$1" -v cpus="$(nproc)" -v nodes="$(online_nodes)" '
+		/^#/ || NF < 3 || $1 != t { next }
+		cpus < $2 { printf "needs %d CPUs, %d online\n", $2, cpus; exit }
+		nodes < $3 { printf "needs %d NUMA nodes, %d online\n", $3, nodes; exit }
+	' "$GUEST_DIR/kselftest-needs"
+}
+
 # kselftest NAME TEST...: run futex tests one at a time, each with its own
-# timeout, and report the TAP as section NAME.
+# timeout, and report the TAP as section NAME. Section "plan NAME" comes
+# first: each TEST on a line, or "TEST not run: why" for one this machine
+# is too small for; the host compares it with what ran.
 kselftest()
 {
-	local name=$1 tap=$GUEST_TMP/$1.tap t
+	local name=$1 tap=$GUEST_TMP/$1.tap plan=$GUEST_TMP/$1.plan t why
 
 	shift
 	log "$name: $# futex tests, ${kst_timeout}s each"
 	# The runner appends to /dev/stdout: append here too, or the two
 	# file offsets overwrite each other.
 	: >"$tap"
+	: >"$plan"
 	for t in "$@"; do
+		why=$(needs_why "$t")
+		if [ -n "$why" ]; then
+			echo "$t not run: $why" >>"$plan"
+			continue
+		fi
+		echo "$t" >>"$plan"
+	done
+	section "plan $name" <"$plan"
+	# shellcheck disable=SC2013 # one test name per line, no spaces
+	for t in $(grep -v ' not run: ' "$plan"); do
 		kselftest_one "$t" "$kst_timeout" "$name" >>"$tap"
 	done
 	section "$name" <"$tap"
 }
-
-# futex_priv_hash checks the automatic increase of the private hash only
-# with more than 16 CPUs, and skips the rest of its test below that: step
-# resize runs it in a guest with more CPUs.
-MANY_CPUS_TESTS="futex_priv_hash"
 
 # cases TEST: how many test cases a kselftest_harness program has (at most).
 cases()

@@ -52,14 +52,8 @@ tracing=/sys/kernel/tracing
 mounted=
 work=$(mktemp -d)
 
-# kselftest_one() rewrites the runner's list for each test: the tools
-# folder gets its own back at the end.
-list=$TOOLS/kselftest/kselftest-list.txt
-cp "$list" "$work/kselftest-list.txt"
-
 cleanup()
 {
-	cp "$work/kselftest-list.txt" "$list"
 	rm -rf "$work"
 	[ -z "$mounted" ] || umount "$tracing"
 }

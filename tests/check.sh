@@ -13,6 +13,9 @@ set -eu
 # shellcheck source=litmus.sh
 . "$(dirname "$0")/litmus.sh"
 
+# The guests run what configs/scenarios gives them: a KST_TESTS of the
+# user's would shorten their kselftest plan (check-native sets its own).
+unset KST_TESTS
 CHECK=$RESULTS/check
 BIN=$TOP/bin
 LOGS=$CHECK/logs
@@ -126,7 +129,7 @@ many_vcpus()
 # native_runs: the native mode, twice on this machine's own kernel with
 # short settings, and the comparison of the two (a measurement of that
 # kernel: whether it runs, records and compares is what is judged here,
-# by tests/verdicts.py with the guests' results).
+# by bin/verdicts.py with the guests' results).
 native_runs()
 {
 	"$BIN/scenario.sh" check-native "$CHECK/native-1" &&
@@ -144,6 +147,8 @@ t "harness scripts are shellcheck-clean" \
 		"$TOP"/guest/steps/*.sh || true
 t "the results parse, compare and render (unit tests)" \
 	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
+t "each condition of the judge, edited, fails a unit test (mutation check)" \
+	python3 "$TOP/tests/judge_mutation.py" || true
 t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
 t "a series that does not apply names the patch" series_does_not_apply || true
 [ -z "$(fixes_patches)" ] ||
@@ -221,22 +226,28 @@ stage "patched kernel boots with 18 vCPUs in 6 NUMA nodes and runs the private h
 	"$BIN/scenario.sh" check-many "$CHECK/patched-many"
 
 # One mutant of make mutants, to keep that target honest: the plain
-# patched kernel with futex_q_unlock() keeping its waiter count.
+# patched kernel with futex_q_unlock() keeping its waiter count; and the
+# plain patched kernel in the same scenario, the control, which must pass
+# every check a mutant names.
 MUTANT=b-unlock-keeps-waiter-count
-rm -rf "$CHECK/mutants"
+rm -rf "$CHECK/mutants" "$CHECK/mutant-control"
 stage "patched kernel with mutant $MUTANT builds and runs the tests" \
 	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT"
+stage "patched kernel runs the mutants' tests unmutated (the control)" \
+	"$BIN/scenario.sh" mutant "$CHECK/mutant-control" patched
 
+# The judge's verdicts as this run's TAP lines; it plans them, and its
+# last one says whether each planned verdict was given: a judge that
+# stopped before it (a traceback) fails here.
 verdicts=$LOGS/verdicts.out
-if python3 "$TOP/tests/verdicts.py" "$CHECK" "$TREE" >"$verdicts" 2>&1; then
-	while IFS= read -r line; do
-		case $line in
-		"ok "*)		ok "${line#ok }" ;;
-		"not ok "*)	not_ok "${line#not ok }" ;;
-		*)		echo "# $line" ;;
-		esac
-	done <"$verdicts"
-else
+python3 "$BIN/verdicts.py" "$CHECK" "$TREE" >"$verdicts" 2>&1 || true
+while IFS= read -r line; do
+	case $line in
+	"ok "*)		ok "${line#ok }" ;;
+	"not ok "*)	not_ok "${line#not ok }" ;;
+	*)		echo "# $line" ;;
+	esac
+done <"$verdicts"
+grep -q '^\(not \)\?ok the judge gave each of its' "$verdicts" ||
 	not_ok "guest results are judged" "$(tail -n 1 "$verdicts")"
-fi
 finish

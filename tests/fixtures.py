@@ -21,8 +21,7 @@ def write_results(d, sections, accel=None, console=None):
     files = {parse_results.RESULTS: format_sections(sections), "accel": accel, "console.log": console}
     for name, text in files.items():
         if text is not None:
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
+            replace_file(os.path.join(d, name), text)
 
 
 def read_sections(d):
@@ -43,8 +42,22 @@ def set_section(d, name, body):
         at = next((i for i, (n, _) in enumerate(secs) if n == "end"), len(secs))
         secs.insert(at, (name, body))
     secs = [(n, body if n == name else b) for n, b in secs if n != name or body is not None]
-    with open(os.path.join(d, parse_results.RESULTS), "w") as f:
-        f.write(format_sections(secs))
+    replace_file(os.path.join(d, parse_results.RESULTS), format_sections(secs))
+
+
+def replace_file(path, text):
+    """Write PATH anew, as a new file: a copy of a folder made of hard
+    links (tests/test_verdicts.py) keeps its original."""
+    with open(path + ".new", "w") as f:
+        f.write(text)
+    os.replace(path + ".new", path)
+
+
+def append_file(path, text):
+    """Add TEXT at the end of PATH, as a new file (see replace_file)."""
+    with open(path) as f:
+        old = f.read()
+    replace_file(path, old + text)
 
 
 # What the benchmark programs print (real output of this machine's tools).

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of tests/verdicts.py, on result folders that real guests
-reported (tests/data/verdicts/README): passing, failing, hung and missing.
-Run before any kernel is built."""
+"""Unit tests of bin/verdicts.py, on result folders that real guests
+reported (tests/data/verdicts/README): each test breaks one thing in a
+copy of a passing make check and names the verdict that must fail on it.
+Run before any kernel is built; tests/judge_mutation.py checks that they
+fail when a condition of the judge is replaced."""
 
+import atexit
 import contextlib
+import functools
 import io
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -14,15 +19,36 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import verdicts  # noqa: E402  (puts bin/ on the path)
-import compare  # noqa: E402
-import fixtures  # noqa: E402
+import fixtures  # noqa: E402  (puts bin/ on the path)
 from fixtures import get_section, set_section  # noqa: E402
+import compare  # noqa: E402
+import verdicts  # noqa: E402
 from verdicts import NUMA_RACE  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "verdicts")
 # A stand-in for the kernel tree's rcutorture console-badness.sh.
 BADNESS = "grep -E 'WARNING:|BUG:|Oops:|Call Trace:' || true\n"
+# The futex kselftest programs of the tree the pass/ folders ran.
+PROGRAMS = ("futex_wait_timeout futex_wait_wouldblock futex_requeue_pi futex_requeue_pi_signal_restart "
+            "futex_requeue_pi_mismatched_ops futex_wait_uninitialized_heap futex_wait_private_mapped_file "
+            "futex_wait futex_requeue futex_priv_hash futex_hash_resize futex_numa_mpol futex_numa_race "
+            "futex_waitv futex_numa futex_hash_drain robust_list futex_lock_pi_exiting")
+# The release make check's native runs of pass/ ran on.
+RELEASE = fixtures.parse_results.read_kernel(os.path.join(DATA, "pass", "native-1"))["machine"]["release"]
+MUTANT = "b-unlock-keeps-waiter-count"
+
+# Every verdict make check's judge gives, by key: the test that pins them.
+MAIN_KEYS = {
+    "base.plan", "patched.plan", "patched-many.plan", "stable.plan", "patched.kselftest",
+    "patched.console", "base.precheck.private", "base.precheck.shared", "patched.precheck.private",
+    "patched.precheck.shared", "base.waiters.private", "base.waiters.shared", "patched.waiters.private",
+    "patched.waiters.shared", "base.resize.fails", "base.drain.fails", "patched.resize",
+    "patched-many.resize", "patched-many.priv_hash", "patched-many.console", "patched-many.topology",
+    "semantics", "badinput", "stable.resize", "stable.console", "stable.numarace.fails",
+    "base.numarace", "patched.numarace", "patched.failfutex", "patched.soak", "native-1.end",
+    "native-1.recorded", "native-2.end", "native-2.recorded", "native.compare", "mutants.ran",
+    "base.kselftest", "base.console",
+    f"mutant.{MUTANT}", "mutant-control", "judge.plan"}
 
 
 def block(text, prog):
@@ -37,25 +63,84 @@ def block(text, prog):
     return "".join(out)
 
 
-class Guests(unittest.TestCase):
-    """A copy of the passing results to break, and the verdicts on it."""
+def result(text, prog, new="not ok", suffix=""):
+    """TEXT with the first runner result line of PROG made NEW (ok, not
+    ok), SUFFIX after it."""
+    return re.sub(rf"^(not )?ok (\d+) selftests: futex/functional: {prog}( .*)?$",
+                  rf"{new} \2 selftests: futex/functional: {prog}{suffix}", text, count=1, flags=re.M)
+
+
+def numarace(d, source):
+    """Give guest folder D a numarace step of SOURCE's futex_numa_race."""
+    set_section(d, "plan numarace", NUMA_RACE + "\n")
+    set_section(d, "numarace", "TAP version 13\n1..1\n" + block(get_section(source, "kselftest"), NUMA_RACE))
+
+
+@functools.lru_cache(maxsize=None)
+def check_template():
+    """One passing make check, native runs and mutant included, that each
+    test of Guests copies: made once a process (tests/judge_mutation.py
+    runs the tests many times), removed at its exit."""
+    template = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, template, True)
+    run = os.path.join(template, "check")
+    shutil.copytree(os.path.join(DATA, "pass"), run)
+    with contextlib.redirect_stdout(io.StringIO()):
+        compare.main(["compare.py", os.path.join(run, "native-1"), os.path.join(run, "native-2"),
+                      "-o", os.path.join(run, "native-compare")])
+    return template
+
+
+class Judge(unittest.TestCase):
+    """Run the judge, and read its verdicts by key."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        self.run_dir = os.path.join(self.tmp, "check")
-        shutil.copytree(os.path.join(DATA, "pass"), self.run_dir)
-        script = os.path.join(self.tmp, "tree/tools/testing/selftests/rcutorture/bin")
+        self.tree = os.path.join(self.tmp, "tree")
+        script = os.path.join(self.tree, "tools/testing/selftests/rcutorture/bin")
         os.makedirs(script)
         with open(os.path.join(script, "console-badness.sh"), "w") as f:
             f.write(BADNESS)
-        self.tree, verdicts.parse_results.TREE = verdicts.parse_results.TREE, os.path.join(self.tmp, "tree")
-        verdicts.FAILED.clear()
+        self.makefile(PROGRAMS)
+        self.saved = verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE
+        verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE = self.tree, RELEASE
 
     def tearDown(self):
-        verdicts.parse_results.TREE = self.tree
+        verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE = self.saved
         shutil.rmtree(self.tmp)
 
+    def makefile(self, programs):
+        d = os.path.join(self.tree, verdicts.FUNCTIONAL)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "Makefile"), "w") as f:
+            f.write(f"TEST_GEN_PROGS := {programs}\nTEST_PROGS := run.sh\n")
+
+    def run_judge(self, *argv):
+        """The judge's exit status and output; its verdicts in verdicts.RESULTS."""
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = verdicts.main(["verdicts.py", *argv])
+        return rc, out.getvalue()
+
+    def failing(self):
+        return sorted(k for k, ok in verdicts.RESULTS.items() if not ok)
+
+
+class Guests(Judge):
+    """A copy of a passing make check to break, and the verdicts on it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.template = check_template()
+
+    def setUp(self):
+        super().setUp()
+        self.run_dir = os.path.join(self.tmp, "check")
+        # Hard links: the fixtures' writes replace files, never edit them.
+        shutil.copytree(os.path.join(self.template, "check"), self.run_dir, copy_function=os.link)
+
     def path(self, *names):
+
         return os.path.join(self.run_dir, *names)
 
     def read(self, kernel, name):
@@ -63,134 +148,846 @@ class Guests(unittest.TestCase):
         return get_section(self.path(kernel), name)
 
     def write(self, text, kernel, name):
-        """Replace (or add) section NAME of KERNEL's results.txt."""
+        """Replace (or add; None: remove) section NAME of KERNEL's results.txt."""
         set_section(self.path(kernel), name, text)
 
-    def replace_program(self, kernel, prog, new):
-        text = self.read(kernel, "kselftest")
-        old = block(text, prog)
-        self.assertTrue(old, f"{prog} in {kernel}'s kselftest section")
-        self.write(text.replace(old, new), kernel, "kselftest")
+    def edit(self, kernel, name, fn, *under):
+        d = self.path(*under, kernel)
+        set_section(d, name, fn(get_section(d, name)))
 
-    def verdicts(self, *argv):
-        """The TAP lines of a verdicts.py run: {name: ok}, and the output."""
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            rc = verdicts.main(["verdicts.py", *argv])
-        lines = {}
-        for line in out.getvalue().splitlines():
-            if line.startswith("ok "):
-                lines[line[3:]] = True
-            elif line.startswith("not ok "):
-                lines[line[7:]] = False
-        return rc, lines, out.getvalue()
+    def replace_program(self, kernel, prog, new, section="kselftest"):
+        text = self.read(kernel, section)
+        old = block(text, prog)
+        self.assertTrue(old, f"{prog} in {kernel}'s {section} section")
+        self.write(text.replace(old, new), kernel, section)
 
     def check(self):
-        return self.verdicts(self.run_dir, os.path.join(self.tmp, "tree"))
+        rc, out = self.run_judge(self.run_dir, self.tree)
+        self.out = out
+        return rc
 
-    def failing(self, lines):
-        return [name for name, ok in lines.items() if not ok]
+    def assertFails(self, *keys):
+        """The judge fails exactly KEYS."""
+        rc = self.check()
+        self.assertEqual(self.failing(), sorted(keys), self.out)
+        self.assertEqual(rc, 1 if keys else 0)
+
+    def assertFailsAmong(self, key):
+        """KEY is among the verdicts the judge fails."""
+        self.check()
+        self.assertIn(key, self.failing(), self.out)
 
     def test_pass(self):
-        _, lines, out = self.check()
-        self.assertGreater(len(lines), 20)
-        self.assertEqual(self.failing(lines), [], out)
+        self.assertFails()
+        self.assertEqual(set(verdicts.RESULTS), MAIN_KEYS)
+        self.assertEqual(len(verdicts.GIVEN), len(MAIN_KEYS))
+        self.assertIn(f"# plan: {len(MAIN_KEYS) - 1} verdicts, then", self.out)
+
+    # -- plans
+
+    def test_program_without_result(self):
+        self.replace_program("base", "futex_wait", "")
+        self.assertFails("base.plan")
+        self.assertIn("futex_wait planned, no result", self.out)
+
+    def test_result_not_planned(self):
+        self.edit("patched", "plan kselftest", lambda t: t.replace("futex_waitv\n", ""))
+        self.assertFails("patched.plan")
+        self.assertIn("futex_waitv ran, not planned", self.out)
+
+    def test_kst_tests_leaks_into_the_plan(self):
+        """A KST_TESTS of the user's: fewer programs planned, and run."""
+        self.replace_program("patched", "robust_list", "")
+        self.edit("patched", "plan kselftest", lambda t: t.replace("robust_list\n", ""))
+        self.assertFails("patched.plan")
+        self.assertIn("robust_list not planned", self.out)
+
+    def test_program_left_out_by_no_rule(self):
+        self.replace_program("base", "futex_numa", "")
+        self.edit("base", "plan kselftest", lambda t: t.replace("futex_numa\n", "futex_numa not run: x\n"))
+        self.assertFails("base.plan")
+
+    def test_program_planned_on_a_guest_too_small(self):
+        self.edit("stable", "plan resize", lambda t: t.replace("futex_priv_hash not run: needs 17 CPUs, "
+                                                                "8 online\n", "futex_priv_hash\n"))
+        self.assertFailsAmong("stable.plan")
+
+    def test_plan_missing(self):
+        self.write(None, "stable", "plan numarace")
+        self.assertFails("stable.plan")
+
+    def test_program_not_in_the_makefile(self):
+        self.makefile(PROGRAMS.replace("robust_list ", ""))
+        self.assertFails("base.plan", "patched.plan")
+
+    def test_makefile_missing(self):
+        os.remove(os.path.join(self.tree, verdicts.FUNCTIONAL, "Makefile"))
+        self.assertFails("base.plan", "patched.plan")
+
+    def test_program_reported_twice(self):
+        text = self.read("base", "kselftest")
+        self.write(text + block(text, "futex_wait"), "base", "kselftest")
+        self.assertFails("base.plan")
+
+    def test_drain_vanishes_from_both_patched_guests(self):
+        self.replace_program("patched", "futex_hash_drain", "")
+        self.edit("patched", "plan kselftest", lambda t: t.replace("futex_hash_drain\n", ""))
+        self.replace_program("patched-many", "futex_hash_drain", "", "resize")
+        self.edit("patched-many", "plan resize", lambda t: t.replace("futex_hash_drain\n", ""))
+        self.assertFails("patched.plan", "patched.resize", "patched-many.resize")
+
+    # -- the whole run of a guest
+
+    def test_guest_did_not_finish(self):
+        for g in ("base", "patched", "patched-many", "stable"):
+            self.write(None, g, "end")
+        self.check()
+        for key in ("base.plan", "patched.plan", "patched-many.plan", "stable.plan"):
+            self.assertIn(key, self.failing(), self.out)
+
+    def test_section_written_twice(self):
+        """A second kselftest section with a failure, after a passing one."""
+        text = self.read("patched", "kselftest")
+        secs = fixtures.read_sections(self.path("patched"))
+        at = next(i for i, (n, _) in enumerate(secs) if n == "end")
+        secs.insert(at, ("kselftest", result(text, "futex_wait", suffix=" # TIMEOUT 300 seconds")))
+        fixtures.write_results(self.path("patched"), secs)
+        self.assertFailsAmong("patched.plan")
+
+    def test_console_empty(self):
+        fixtures.replace_file(self.path("stable", "console.log"), "")
+        self.assertFailsAmong("stable.plan")
+
+    def test_cpus_line_disagrees(self):
+        self.write("8 cpus\n", "patched-many", "cpus")
+        self.assertFails("patched-many.plan")
+
+    def test_program_planned_twice(self):
+        self.edit("base", "plan kselftest", lambda t: t + "futex_wait\n")
+        self.assertFails("base.plan")
+
+    def test_not_run_for_a_wrong_reason(self):
+        self.edit("stable", "plan resize", lambda t: t.replace("needs 17 CPUs, 8 online", "needs 2 NUMA nodes, 1 online"))
+        self.assertFails("stable.plan")
+
+    def test_cases_missing_from_a_program(self):
+        """futex_requeue_pi's cases cut short, its runner line still ok."""
+        text = self.read("patched", "kselftest")
+        prog = block(text, "futex_requeue_pi")
+        cut = "".join(x for x in prog.splitlines(keepends=True) if not re.match(r"^# ok 2[0-4] ", x))
+        self.write(text.replace(prog, cut), "patched", "kselftest")
+        self.assertFails("patched.plan")
+
+    def test_case_reported_twice(self):
+        self.edit("patched-many", "resize", lambda t: t.replace(
+            "# ok 5 global.resize_loses_no_wakeup\n",
+            "# not ok 5 global.resize_loses_no_wakeup\n# ok 5 global.resize_loses_no_wakeup\n"))
+        self.check()
+        self.assertIn("patched-many.plan", self.failing(), self.out)
+        self.assertIn("patched-many.resize", self.failing(), self.out)
+
+    # -- make check's guests
+
+    def test_case_fails_while_its_program_passes(self):
+        self.edit("patched", "kselftest", lambda t: t.replace("# ok 1 global.futex_waitv_wouldblock",
+                                                              "# not ok 1 global.futex_waitv_wouldblock")
+                  .replace("# ok 2 global.futex_waitv_wouldblock", "# not ok 2 global.futex_waitv_wouldblock"))
+        self.assertFailsAmong("patched.kselftest")
+
+    def test_case_times_out_while_its_program_passes(self):
+        self.edit("patched", "kselftest", lambda t: t.replace(
+            "# selftests: futex/functional: futex_requeue\n",
+            "# selftests: futex/functional: futex_requeue\n# # x.c:1:y: Test terminated by timeout\n", 1))
+        self.assertFails("patched.kselftest")
+
+    def test_base_fails_another_program(self):
+        self.edit("base", "kselftest", lambda t: result(t, "futex_requeue_pi", suffix=" # exit=1"))
+        self.assertFails("base.kselftest")
+
+    def test_base_console_oops(self):
+        fixtures.append_file(self.path("base", "console.log"), "[   9.0] Oops: 0000 [#1] SMP\n")
+        self.assertFails("base.console")
+
+    def test_replacement_program_times_out(self):
+        self.edit("patched-many", "resize", lambda t: result(t, "futex_hash_resize", suffix=" # TIMEOUT 300 seconds"))
+        self.assertFails("patched-many.resize")
+
+    def test_priv_hash_program_fails(self):
+        self.edit("patched-many", "resize", lambda t: result(t, "futex_priv_hash", suffix=" # exit=139"))
+        self.assertFails("patched-many.priv_hash", "patched-many.resize")
+
+    def test_stable_program_fails(self):
+        self.edit("stable", "resize", lambda t: result(t, "futex_hash_drain", suffix=" # exit=134"))
+        self.assertFails("stable.resize")
+
+    def test_waiters_error_beside_a_clean_line(self):
+        self.edit("patched", "waiters", lambda t: "futex_aborted: wake: Invalid argument\n" + t)
+        self.assertFails("patched.waiters.private", "patched.waiters.shared")
+
+    def test_waiters_line_twice(self):
+        self.edit("base", "waiters", lambda t: re.sub(r" busy=0 ", " busy=2500 ", t, count=1) + t)
+        self.assertFails("base.waiters.private", "base.waiters.shared")
+
+    def test_precheck_line_twice(self):
+        self.edit("patched", "precheck", lambda t: "private waits=10000 bucket=777 requested=10000\n" + t)
+        self.assertFails("patched.precheck.private", "patched.precheck.shared")
+
+    def test_failfutex_rc_twice(self):
+        self.failfutex("stress-ng rc=0", "stress-ng rc=2\nstress-ng rc=0")
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_program_ran_twice(self):
+        self.edit("patched", "failfutex tap", lambda t: re.sub(r"functional: futex_wait(?= |$)",
+                                                               "functional: futex_wait_timeout", t, flags=re.M))
+        self.assertFails("patched.failfutex")
+
+    def test_soak_line_twice(self):
+        self.edit("patched", "soak", lambda t: re.sub(r"(perf wake runs=\d+ rc=0)", r"perf wake runs=3 rc=139\n\1", t))
+        self.assertFails("patched.soak")
 
     def test_hung_kselftest_names_its_evidence(self):
         with open(os.path.join(DATA, "captures", "numa_mpol_timeout")) as f:
             self.replace_program("patched", "futex_numa_mpol", f.read())
         self.write("evidence at 99.1 s of uptime: process group 7 with signal 9\n",
                    "patched", "evidence kselftest futex_numa_mpol")
-        _, lines, out = self.check()
-        bad = self.failing(lines)
-        self.assertEqual(len(bad), 1, out)
-        self.assertTrue(bad[0].startswith("patched debug kernel passes the futex kselftests"))
+        self.assertFails("patched.kselftest")
         self.assertIn("failed: futex_numa_mpol # exit=1 "
-                      '(evidence: patched/results.txt, section "evidence kselftest futex_numa_mpol")', out)
+                      '(evidence: patched/results.txt, section "evidence kselftest futex_numa_mpol")', self.out)
 
-    def test_race_test_passing_without_the_fix(self):
-        self.write(block(self.read("base", "kselftest"), NUMA_RACE),
-                   "stable", "numarace")
-        _, lines, out = self.check()
-        self.assertEqual([b.split(":")[0] for b in self.failing(lines)], ["without fixes/"], out)
+    def test_skipped_case(self):
+        self.edit("patched", "kselftest", lambda t: t.replace("# ok 2 global.futex_waitv_wouldblock",
+                                                              "# ok 2 global.futex_waitv_wouldblock # SKIP x"))
+        self.assertFails("patched.kselftest", "semantics")
 
-    def test_race_test_failing_with_the_fix(self):
-        self.replace_program("patched", NUMA_RACE, self.read("stable", "numarace"))
-        _, lines, out = self.check()
-        bad = self.failing(lines)
-        self.assertTrue(any(b.startswith(f"patched: {NUMA_RACE} passes") for b in bad), out)
+    def test_skipped_program(self):
+        self.edit("patched", "kselftest", lambda t: result(t, "futex_lock_pi_exiting", "ok", " # SKIP"))
+        self.assertFails("patched.kselftest")
 
-    def test_stable_patch_failing_alone(self):
-        resize = self.read("stable", "resize")
-        self.write(resize.replace("# ok 6 stall.cmp_requeue.set_slots_returns",
-                                  "# not ok 6 stall.cmp_requeue.set_slots_returns"),
-                   "stable", "resize")
-        _, lines, out = self.check()
-        self.assertEqual([b.split(" (")[0] for b in self.failing(lines)],
-                         ["stable: the private hash tests pass on the base source with the "
-                          "stable patches alone"], out)
+    def test_console_warning(self):
+        fixtures.append_file(self.path("patched", "console.log"), "[   9.0] WARNING: CPU: 1 PID: 7 at kernel/futex/core.c:1 x\n")
+        self.assertFails("patched.console", "patched.soak")
+
+    def precheck(self, kernel, old, new):
+        self.edit(kernel, "precheck", lambda t: t.replace(old, new))
+
+    def test_base_mismatched_wait_skips_the_bucket(self):
+        self.precheck("base", "private waits=10000 bucket=10000", "private waits=10000 bucket=9999")
+        self.assertFails("base.precheck.private")
+
+    def test_patched_mismatched_wait_reaches_the_bucket(self):
+        self.precheck("patched", "shared waits=10000 bucket=0", "shared waits=10000 bucket=1")
+        self.assertFails("patched.precheck.shared")
+
+    def test_probe_counts_nothing(self):
+        """The control: a patched path that no longer calls the probed
+        function reads as "none reaches the bucket" unless matched waits
+        must reach it."""
+        self.precheck("patched", "matched private waits=10000 bucket=10000",
+                      "matched private waits=10000 bucket=0")
+        self.assertFails("patched.precheck.private")
+        self.assertIn("0 of 10000 matched private waits reached the bucket", self.out)
+
+    def test_fewer_waits_than_requested(self):
+        self.precheck("patched", "private waits=10000 bucket=0", "private waits=0 bucket=0")
+        self.assertFails("patched.precheck.private")
+        self.precheck("base", "shared waits=10000 bucket=10000 requested=10000",
+                      "shared waits=10000 bucket=10000 requested=20000")
+        self.assertFails("patched.precheck.private", "base.precheck.shared")
+
+    def test_control_waits_that_did_not_time_out(self):
+        self.precheck("base", "matched shared waits=10000", "matched shared waits=9000")
+        self.assertFails("base.precheck.shared")
+
+    def test_precheck_error_and_missing(self):
+        self.edit("base", "precheck", lambda t: t + "error futex_mismatch private failed: x\n")
+        self.write(None, "patched", "precheck")
+        self.assertFails("base.precheck.private", "base.precheck.shared", "patched.precheck.private",
+                         "patched.precheck.shared")
+
+    def waiters(self, kernel, old, new):
+        self.edit(kernel, "waiters", lambda t: t.replace(old, new, 1))
+
+    def test_waiters_nothing_aborted(self):
+        self.waiters("base", "aborted=6000", "aborted=0")
+        self.assertFails("base.waiters.private")
+
+    def test_waiters_no_wakes(self):
+        self.waiters("patched", "wakes=3000", "wakes=0")
+        self.assertFails("patched.waiters.private")
+
+    def test_waiters_fewer_wakes_than_rounds(self):
+        self.waiters("base", "shared rounds=1000 aborted=7000 wakes=3000", "shared rounds=1000 aborted=7000 wakes=2999")
+        self.assertFails("base.waiters.shared")
+
+    def test_waiters_no_rounds(self):
+        self.waiters("base", "shared rounds=1000 ", "shared rounds=0 ")
+        self.assertFails("base.waiters.shared")
+
+    def test_waiters_wake_sees_a_count(self):
+        self.waiters("patched", "busy=0", "busy=1")
+        self.assertFails("patched.waiters.private")
+
+    def test_waiters_real_waiter_not_woken(self):
+        self.waiters("patched", "shared rounds=1000 aborted=7000 wakes=3000 busy=0 woken=1",
+                     "shared rounds=1000 aborted=7000 wakes=3000 busy=0 woken=0")
+        self.assertFails("patched.waiters.shared")
+
+    def test_waiters_real_waiter_count_unseen(self):
+        self.waiters("base", "waiter_busy=1", "waiter_busy=0")
+        self.assertFails("base.waiters.private")
+
+    def test_waiters_error_and_missing(self):
+        self.write("error futex_aborted private failed\n", "base", "waiters")
+        self.assertFails("base.waiters.private", "base.waiters.shared")
+        self.assertIn("error futex_aborted private failed", self.out)
+
+    def test_base_replacement_passes(self):
+        self.edit("base", "kselftest", lambda t: t.replace("# not ok 4 global.set_slots_completes_under_load_64",
+                                                           "# ok 4 global.set_slots_completes_under_load_64"))
+        self.assertFails("base.resize.fails")
 
     def test_drain_test_passing_on_base(self):
-        self.replace_program("base", "futex_hash_drain",
-                             block(self.read("patched", "kselftest"), "futex_hash_drain"))
-        _, lines, out = self.check()
-        self.assertEqual([b.split(" (")[0] for b in self.failing(lines)],
-                         ["base: SET_SLOTS waits for a futex operation stalled in a fault"], out)
+        self.replace_program("base", "futex_hash_drain", block(self.read("patched", "kselftest"), "futex_hash_drain"))
+        self.assertFails("base.drain.fails")
+
+    def test_patched_replacement_case_fails(self):
+        self.edit("patched-many", "resize", lambda t: t.replace("# ok 5 global.resize_loses_no_wakeup",
+                                                                "# not ok 5 global.resize_loses_no_wakeup"))
+        self.assertFails("patched-many.resize")
+
+    def test_priv_hash_skips(self):
+        self.edit("patched-many", "resize", lambda t: t.replace("# ok 1 ", "# ok 1 # SKIP ", 1))
+        self.check()
+        self.assertIn("patched-many.priv_hash", self.failing(), self.out)
+
+    def test_priv_hash_missing(self):
+        self.replace_program("patched-many", "futex_priv_hash", "", "resize")
+        self.edit("patched-many", "plan resize", lambda t: t.replace("futex_priv_hash\n", ""))
+        self.assertFails("patched-many.priv_hash")
+
+    def test_patched_many_console(self):
+        fixtures.append_file(self.path("patched-many", "console.log"), "[   9.0] BUG: kernel NULL pointer dereference\n")
+        self.assertFails("patched-many.console")
 
     def test_missing_sections(self):
         self.write(None, "patched", "precheck")
         shutil.rmtree(self.path("patched-many"))
-        _, lines, out = self.check()
-        bad = self.failing(lines)
-        self.assertIn("precheck counted for private waits", bad, out)
-        self.assertTrue(any(b.startswith("patched-many: the replacement tests pass") for b in bad), out)
-        self.assertTrue(any(b.startswith("patched-many: futex_priv_hash passes") for b in bad), out)
+        self.check()
+        for key in ("patched.precheck.private", "patched-many.resize", "patched-many.priv_hash",
+                    "patched-many.plan", "patched-many.topology", "patched-many.console"):
+            self.assertIn(key, self.failing(), self.out)
+        self.assertTrue(verdicts.RESULTS["judge.plan"], self.out)
 
     def test_topology_without_snc(self):
-        machine = self.read("patched-many", "machine")
-        self.write(machine.replace("distances 10 12 12 21 21 21", "distances 10 21 21 21 21 21"),
-                   "patched-many", "machine")
-        _, lines, out = self.check()
-        self.assertEqual(self.failing(lines),
-                         ["patched-many guest sees 6 NUMA nodes with SNC-like distances"], out)
+        self.edit("patched-many", "machine",
+                  lambda t: t.replace("distances 10 12 12 21 21 21", "distances 10 21 21 21 21 21"))
+        self.assertFails("patched-many.topology")
         self.write(None, "patched-many", "machine")
-        _, lines, out = self.check()
-        self.assertIn("no machine section", out)
+        self.assertFails("patched-many.plan", "patched-many.topology")
+        self.assertIn("no machine section", self.out)
+
+    def test_semantics_differ(self):
+        self.edit("base", "kselftest", lambda t: t.replace("# ok 3 global.futex_wait_shared_anon_wouldblock",
+                                                           "# not ok 3 global.futex_wait_shared_anon_wouldblock"))
+        self.assertFails("base.kselftest", "semantics")
+
+    def test_semantics_missing(self):
+        for k in ("base", "patched"):
+            self.replace_program(k, verdicts.SEMANTICS, "")
+            self.edit(k, "plan kselftest", lambda t: t.replace(verdicts.SEMANTICS + "\n", ""))
+        self.assertFails("base.plan", "patched.plan", "semantics")
+
+    def test_badinput_differs(self):
+        call = "0 futex(WAIT, valid, mismatch(instead of match), timeout=none) -> -1 EAGAIN"
+        self.edit("patched", "badinput", lambda t: t.replace(call, call.replace("-1 EAGAIN", "0 OK")))
+        self.assertFails("badinput")
+
+    def test_badinput_call_missing(self):
+        self.edit("base", "badinput", lambda t: "".join(t.splitlines(keepends=True)[1:]))
+        self.assertFails("badinput")
+
+    def test_badinput_incomplete(self):
+        self.edit("patched", "badinput", lambda t: t.replace("total 300", "total 301"))
+        self.edit("base", "badinput", lambda t: t.replace("total 300", "total 301"))
+        self.assertFails("badinput")
+
+    def test_badinput_error(self):
+        self.edit("base", "badinput", lambda t: t + "error futex_badinput crashed\n")
+        self.assertFails("badinput")
+
+    def test_stable_patch_failing_alone(self):
+        self.edit("stable", "resize", lambda t: t.replace("# ok 6 stall.cmp_requeue.set_slots_returns",
+                                                          "# not ok 6 stall.cmp_requeue.set_slots_returns"))
+        self.assertFails("stable.resize")
+
+    def test_stable_drain_missing(self):
+        self.replace_program("stable", "futex_hash_drain", "", "resize")
+        self.edit("stable", "plan resize", lambda t: t.replace("futex_hash_drain\n", ""))
+        self.assertFails("stable.resize")
+
+    def test_stable_console(self):
+        fixtures.append_file(self.path("stable", "console.log"), "[   9.0] WARNING: at kernel/futex/core.c\n")
+        self.assertFails("stable.console")
+
+    def test_race_test_passing_without_the_fix(self):
+        self.write(block(self.read("base", "kselftest"), NUMA_RACE), "stable", "numarace")
+        self.assertFails("stable.numarace.fails")
+
+    def test_race_test_failing_with_the_fix(self):
+        self.replace_program("patched", NUMA_RACE, self.read("stable", "numarace"))
+        self.check()
+        self.assertIn("patched.numarace", self.failing(), self.out)
+
+    def test_race_test_without_rounds(self):
+        self.edit("base", "kselftest", lambda t: re.sub(r"(first_waiters_agree_on_node:\d+) rounds",
+                                                        r"\1 roundz", t))
+        self.assertFails("base.numarace")
+
+    def test_numa_race_without_fixes(self):
+        """fixes/ empty: the race verdicts are given, as skips."""
+        out = io.StringIO()
+        verdicts.reset()
+        with contextlib.redirect_stdout(out):
+            kn = verdicts.parse_results.read_kernel(self.path("stable"))
+            verdicts.check_numa_race(kn, {}, False)
+        self.assertEqual(verdicts.GIVEN, verdicts.planned(verdicts.check_numa_race))
+        self.assertEqual(out.getvalue().count("# SKIP fixes/ is empty"), 3)
+
+    def failfutex(self, old, new):
+        self.edit("patched", "failfutex", lambda t: t.replace(old, new))
+
+    def test_failfutex_stress_ng_failed(self):
+        self.failfutex("stress-ng rc=0", "stress-ng rc=1")
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_stress_ng_did_nothing(self):
+        self.edit("patched", "failfutex", lambda t: re.sub(r"(\] futex +)\d+ ", r"\g<1>0 ", t))
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_no_faults(self):
+        self.edit("patched", "failfutex sites", lambda t: t.replace("{ ret:          1 }", "{ ret:          2 }"))
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_program_outlived_its_time(self):
+        self.edit("patched", "failfutex tap", lambda t: result(t, "futex_wait_timeout", suffix=" # TIMEOUT 60 seconds"))
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_program_missing(self):
+        self.failfutex("listed 6", "listed 7")
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_badinput_failed(self):
+        self.failfutex("badinput rc=0", "badinput rc=124")
+        self.assertFails("patched.failfutex")
+
+    def test_failfutex_missing_or_error(self):
+        self.failfutex("listed 6", "error no x\nlisted 6")
+        self.assertFails("patched.failfutex")
+        self.write(None, "patched", "failfutex")
+        self.assertFails("patched.failfutex")
+
+    def soak(self, old, new):
+        self.edit("patched", "soak", lambda t: t.replace(old, new))
+
+    def test_soak_without_perf(self):
+        self.write("".join(x for x in self.read("patched", "soak").splitlines(keepends=True)
+                           if not x.startswith("perf ")), "patched", "soak")
+        self.assertFails("patched.soak")
+
+    def test_soak_perf_missing_in_the_image(self):
+        self.edit("patched", "soak", lambda t: re.sub(r"perf wake runs=\d+ rc=0", "error no perf in the image", t))
+        self.assertFails("patched.soak")
+
+    def test_soak_run_killed(self):
+        self.edit("patched", "soak", lambda t: re.sub(r"(perf requeue runs=\d+) rc=0", r"\1 rc=124", t))
+        self.assertFails("patched.soak")
+
+    def test_soak_stress_ng_failed(self):
+        self.soak("stress-ng rc=0", "stress-ng rc=2")
+        self.assertFails("patched.soak")
+
+    def test_soak_stress_ng_did_nothing(self):
+        self.edit("patched", "soak", lambda t: re.sub(r"(\] futex +)\d+ ", r"\g<1>0 ", t))
+        self.assertFails("patched.soak")
+
+    def test_soak_missing(self):
+        self.soak("stress-ng rc=0", "")
+        self.assertFails("patched.soak")
+
+    def test_native_missing(self):
+        shutil.rmtree(self.path("native-2"))
+        self.assertFails("native-2.end", "native-2.recorded")
+
+    def test_kselftest_section_missing_or_empty(self):
+        self.write("", "patched", "kselftest")
+        self.assertFailsAmong("patched.kselftest")
+        self.write(None, "patched", "kselftest")
+        self.assertFailsAmong("patched.kselftest")
+
+    def test_waiters_nothing_at_all(self):
+        self.write("private rounds=0 aborted=0 wakes=0 busy=0 woken=1 waiter_busy=1\n"
+                   + self.read("base", "waiters").splitlines(keepends=True)[1], "base", "waiters")
+        self.assertFails("base.waiters.private")
+
+    def test_topology_node_count(self):
+        self.edit("patched-many", "machine", lambda t: t.replace("nodes: 6", "nodes: 7"))
+        self.assertFails("patched-many.topology")
+
+    def test_race_test_fails_for_no_reason_given(self):
+        """Without fixes/ it must fail because a wake missed a waiter."""
+        self.edit("stable", "numarace", lambda t: "".join(
+            x for x in t.splitlines(keepends=True) if "missed" not in x))
+        self.assertFails("stable.numarace.fails")
+
+    def test_race_test_passes_but_reports_a_miss(self):
+        lost = next(x for x in self.read("stable", "numarace").splitlines(keepends=True) if "missed" in x)
+        self.edit("stable", "numarace", lambda t: t.replace("# not ok 1 global.first_waiters_agree_on_node",
+                                                            "# ok 1 global.first_waiters_agree_on_node"))
+        self.edit("stable", "numarace", lambda t: t + lost)
+        self.assertFails("stable.numarace.fails")
+
+    def test_race_test_on_one_node(self):
+        self.edit("patched", "kselftest", lambda t: t.replace("waiters on 2 nodes", "waiters on 1 nodes"))
+        self.assertFails("patched.numarace")
+
+    def test_unplanned_verdict(self):
+        saved = verdicts.check_console
+
+        def extra(k):
+            saved(k)
+            verdicts.verdict("x.unplanned", True, "an unplanned verdict")
+        verdicts.check_console = extra
+        try:
+            self.assertFails("judge.plan")
+        finally:
+            verdicts.check_console = saved
+        self.assertIn("unplanned: x.unplanned", self.out)
+
+    # -- the mutant of make check and its control
+
+    def test_mutant_caught_by_another_check(self):
+        """Caught only by the check its patch names."""
+        self.edit(MUTANT, "waiters", lambda t: re.sub(r" busy=\d+ ", " busy=0 ", t), "mutants")
+        d = self.path("mutants", MUTANT)
+        set_section(d, "precheck", get_section(d, "precheck").replace("private waits=10000 bucket=0",
+                                                                      "private waits=10000 bucket=5"))
+        self.assertFails(f"mutant.{MUTANT}")
+        self.assertIn("failed instead: precheck", self.out)
+
+    def test_mutant_guest_reported_only_its_end(self):
+        d = self.path("mutants", MUTANT)
+        fixtures.write_results(d, [("end", "done\n")])
+        self.assertFails(f"mutant.{MUTANT}")
+
+    def test_mutant_guest_without_end(self):
+        set_section(self.path("mutants", MUTANT), "end", None)
+        self.assertFails(f"mutant.{MUTANT}")
+
+    def test_mutant_step_missing(self):
+        set_section(self.path("mutants", MUTANT), "numarace", None)
+        self.assertFails(f"mutant.{MUTANT}")
+
+    def test_control_fails_a_named_check(self):
+        self.edit("mutant-control", "waiters", lambda t: t.replace(" busy=0 ", " busy=2 "))
+        self.assertFails("mutant-control")
+
+    def test_control_fails_any_check(self):
+        self.edit("mutant-control", "kselftest", lambda t: result(t, "futex_waitv"))
+        self.assertFails("mutant-control")
+
+    def test_control_missing(self):
+        shutil.rmtree(self.path("mutant-control"))
+        self.assertFails("mutant-control")
+
+    def test_control_incomplete(self):
+        set_section(self.path("mutant-control"), "waiters", None)
+        self.assertFails("mutant-control")
+
+    def test_no_mutant_ran(self):
+        shutil.rmtree(self.path("mutants"))
+        self.assertFails("mutants.ran")
+
+    # -- the judge's own plan
+
+    def test_a_verdict_vanishes(self):
+        saved = verdicts.check_console
+        verdicts.check_console = lambda k: None
+        try:
+            self.assertFails("judge.plan")
+        finally:
+            verdicts.check_console = saved
+        self.assertIn("missing: patched.console", self.out)
+
+    def test_a_verdict_given_twice(self):
+        saved = verdicts.check_semantics
+        verdicts.check_semantics = lambda k: (saved(k), saved(k))
+        try:
+            self.assertFails("judge.plan")
+        finally:
+            verdicts.check_semantics = saved
+
+
+class Mutants(Judge):
+    """make mutants: each mutant caught by the check its patch names."""
+
+    NAMES = ("b-unlock-keeps-waiter-count", "c-waiters-pending-no-mb", "e-rehash-skips-last-bucket")
+
+    def setUp(self):
+        super().setUp()
+        self.dir = os.path.join(self.tmp, "mutants")
+        self.control = os.path.join(self.tmp, "control")
+        patched = os.path.join(DATA, "pass", "patched")
+        for d in [os.path.join(self.dir, n) for n in self.NAMES] + [self.control]:
+            shutil.copytree(patched, d)
+            numarace(d, patched)
+        self.set(self.NAMES[0], "waiters", lambda t: t.replace(" busy=0 ", " busy=3000 "))
+        self.mutants = verdicts.MUTANTS
+
+    def set(self, name, section, fn):
+        d = os.path.join(self.dir, name)
+        set_section(d, section, fn(get_section(d, section)))
+
+    def judge(self):
+        rc, self.out = self.run_judge("--mutants", self.dir, self.control)
+        return rc
+
+    def patch(self, name, header):
+        """A mutant patch of NAME with HEADER, in a folder of its own."""
+        d = os.path.join(self.tmp, "patches")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name + ".patch"), "w") as f:
+            f.write(header + "\ndiff --git a/x b/x\n")
+        verdicts.MUTANTS = d
+
+    def only(self, name):
+        for n in self.NAMES:
+            if n != name:
+                shutil.rmtree(os.path.join(self.dir, n))
+
+    def tearDown(self):
+        verdicts.MUTANTS = self.mutants
+        super().tearDown()
+
+    def test_patch_names_no_check(self):
+        self.only(self.NAMES[0])
+        self.patch(self.NAMES[0], "Mutant: no header line.\n")
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[0]}", "mutants.ran"], self.out)
+
+    def test_named_check_passes_though_not_caught_is_given(self):
+        """Not-caught-here with a Caught-by: the named check decides."""
+        self.only(self.NAMES[2])
+        self.patch(self.NAMES[2], "Caught-by: waiters\nNot-caught-here: x\n")
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[2]}"], self.out)
+
+    def test_control_incomplete_with_no_names(self):
+        self.only(self.NAMES[1])
+        set_section(self.control, "end", None)
+        self.judge()
+        self.assertEqual(self.failing(), ["mutant-control", "mutants.ran"], self.out)
+
+    def test_named_case_skipped_is_no_catch(self):
+        self.set(self.NAMES[2], "kselftest", lambda t: t.replace(
+            "# ok 6 global.resize_moves_every_waiter", "# ok 6 global.resize_moves_every_waiter # SKIP x"))
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[2]}"], self.out)
+
+    def test_waiters_that_did_not_run_are_no_catch(self):
+        self.set(self.NAMES[0], "waiters", lambda t: "error futex_aborted private failed\n"
+                 "error futex_aborted shared failed\n")
+        self.judge()
+        self.assertIn(f"mutant.{self.NAMES[0]}", self.failing(), self.out)
+        self.assertIn("its guest completed", self.out)
+
+    def test_precheck_that_did_not_run_is_no_catch(self):
+        self.only(self.NAMES[0])
+        self.patch(self.NAMES[0], "Caught-by: precheck\n")
+        self.set(self.NAMES[0], "precheck", lambda t: t.replace("matched private waits=10000 bucket=10000",
+                                                                "matched private waits=10000 bucket=0"))
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[0]}"], self.out)
+
+    def test_section_twice_is_no_catch(self):
+        d = os.path.join(self.dir, self.NAMES[0])
+        secs = fixtures.read_sections(d)
+        secs.insert(0, ("waiters", get_section(d, "waiters")))
+        fixtures.write_results(d, secs)
+        self.judge()
+        self.assertIn(f"mutant.{self.NAMES[0]}", self.failing(), self.out)
+
+    def test_a_pass_later_does_not_hide_a_failure(self):
+        """A program failing in one section and passing in another fails."""
+        set_section(self.control, "kselftest", result(get_section(self.control, "kselftest"), NUMA_RACE))
+        self.judge()
+        self.assertIn("mutant-control", self.failing(), self.out)
+
+    def test_mutant_without_a_patch(self):
+        shutil.copytree(self.control, os.path.join(self.dir, "0-no-such-mutant"))
+        self.judge()
+        self.assertEqual(self.failing(), ["mutant.0-no-such-mutant", f"mutant.{self.NAMES[2]}"], self.out)
+
+    def test_only_mutants_that_cannot_be_caught(self):
+        self.only(self.NAMES[1])
+        self.judge()
+        self.assertEqual(self.failing(), ["mutants.ran"], self.out)
+
+    def test_caught_survives_and_missed(self):
+        self.assertEqual(self.judge(), 1)
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[2]}"], self.out)
+        self.assertIn(f"ok mutant {self.NAMES[0]} is caught by waiters: 3000 of 3000 wakes saw", self.out)
+        self.assertIn(f"ok mutant {self.NAMES[1]} survives # SKIP not caught here", self.out)
+        self.assertEqual(set(verdicts.RESULTS), {"mutants.ran", "mutant-control", "judge.plan"}
+                         | {f"mutant.{n}" for n in self.NAMES})
+
+    def test_caught_by_the_named_case(self):
+        self.set(self.NAMES[2], "kselftest", lambda t: t.replace(
+            "# ok 6 global.resize_moves_every_waiter", "# not ok 6 global.resize_moves_every_waiter"))
+        self.assertEqual(self.judge(), 0, self.out)
+
+    def test_control_names_an_unknown_check(self):
+        set_section(self.control, "kselftest", get_section(self.control, "kselftest").replace(
+            "global.resize_moves_every_waiter", "global.resize_moves_every_waiterx"))
+        self.judge()
+        self.assertIn("mutant-control", self.failing(), self.out)
+        self.assertIn("not reported", self.out)
+
+    def test_header(self):
+        h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, "h-rehash-skips-odd-buckets.patch"))
+        self.assertEqual(h["caught_by"], ["kselftest:futex_hash_resize:global.resize_loses_no_wakeup",
+                                          "kselftest:futex_hash_resize:global.resize_moves_every_waiter"])
+        self.assertIsNone(h["not_caught"])
+        for name in os.listdir(verdicts.MUTANTS):
+            h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, name))
+            self.assertTrue(h["caught_by"] or h["not_caught"], name)
+
+
+class PerGuest(Judge):
+    """make soak, make sanitize and make boots."""
+
+    def copy(self, name, source="patched"):
+        d = os.path.join(self.tmp, name)
+        shutil.copytree(os.path.join(DATA, "pass", source), d)
+        return d
+
+    def test_soak(self):
+        d = self.copy("soak")
+        rc, out = self.run_judge("--soak", d)
+        self.assertEqual((rc, self.failing()), (0, []), out)
+        self.assertEqual(set(verdicts.RESULTS), {"soak.failfutex", "soak.soak", "judge.plan"})
+        set_section(d, "soak", get_section(d, "soak").replace("perf lock-pi runs=1 rc=0", ""))
+        rc, out = self.run_judge("--soak", d)
+        self.assertEqual((rc, self.failing()), (1, ["soak.soak"]), out)
+
+    def test_sanitize(self):
+        d = self.copy("kasan")
+        rc, out = self.run_judge("--sanitize", d)
+        self.assertEqual((rc, self.failing()), (0, []), out)
+        self.assertEqual(set(verdicts.RESULTS), {"kasan.kselftest", "kasan.badinput", "kasan.console",
+                                                 "judge.plan"})
+        set_section(d, "kselftest", get_section(d, "kselftest").replace(
+            "\nok 1 selftests: futex/functional: futex_wait\n", "\nnot ok 1 selftests: futex/functional: futex_wait\n", 1))
+        set_section(d, "badinput", get_section(d, "badinput").replace("total 300", "total 301"))
+        fixtures.append_file(os.path.join(d, "console.log"), "[ 1.0] BUG: KASAN: use-after-free in futex_wake\n")
+        rc, out = self.run_judge("--sanitize", d)
+        self.assertEqual((rc, self.failing()), (1, ["kasan.badinput", "kasan.console", "kasan.kselftest"]), out)
+
+    def test_sanitize_missing_sections(self):
+        d = self.copy("kasan")
+        for name in ("kselftest", "badinput"):
+            set_section(d, name, None)
+        self.run_judge("--sanitize", d)
+        self.assertEqual(self.failing(), ["kasan.badinput", "kasan.kselftest"])
+
+    def test_sanitize_nothing_passed_and_errors(self):
+        d = self.copy("kasan")
+        set_section(d, "plan kselftest", "")
+        set_section(d, "kselftest", "TAP version 13\n1..0\n")
+        set_section(d, "badinput", get_section(d, "badinput") + "error futex_badinput crashed\n")
+        self.run_judge("--sanitize", d)
+        self.assertEqual(self.failing(), ["kasan.badinput", "kasan.kselftest"])
+        for text in ("", "total 0\n"):
+            set_section(d, "badinput", text)
+            self.run_judge("--sanitize", d)
+            self.assertEqual(self.failing(), ["kasan.badinput", "kasan.kselftest"])
+
+    def test_needs_and_scenarios(self):
+        """The rule's file and configs/scenarios, short lines left out."""
+        path = os.path.join(self.tmp, "needs")
+        with open(path, "w") as f:
+            f.write("# PROGRAM CPUS NODES\nfutex_x 4\nfutex_y 4 2\n")
+        self.assertEqual(verdicts.read_needs(path), {"futex_y": (4, 2)})
+        self.assertEqual(verdicts.too_small("futex_y", 4, 1, {"futex_y": (4, 2)}), "needs 2 NUMA nodes, 1 online")
+        self.assertEqual(verdicts.too_small("futex_y", 3, 2, {"futex_y": (4, 2)}), "needs 4 CPUs, 3 online")
+        self.assertIsNone(verdicts.too_small("futex_y", 4, 2, {"futex_y": (4, 2)}))
+        with open(path, "w") as f:
+            f.write("mutant x\nmutant * VCPUS TOPOLOGY quick,waiters -\n")
+        self.assertEqual(verdicts.scenario_steps("mutant", path), ["quick", "waiters"])
+        self.assertEqual(verdicts.scenario_steps("mutant"), ["quick", "numarace", "precheck", "waiters"])
+
+    def test_sanitize_or_soak_guest_did_not_finish(self):
+        for mode, key in (("--sanitize", "kasan.kselftest"), ("--soak", "kasan.soak")):
+            d = self.copy("kasan")
+            set_section(d, "end", None)
+            self.run_judge(mode, d)
+            self.assertIn(key, self.failing())
+            shutil.rmtree(d)
+
+    def test_sanitize_case_fails(self):
+        d = self.copy("kasan")
+        set_section(d, "kselftest", get_section(d, "kselftest").replace("# ok 1 global.futex_wait_wouldblock",
+                                                                        "# not ok 1 global.futex_wait_wouldblock"))
+        self.run_judge("--sanitize", d)
+        self.assertEqual(self.failing(), ["kasan.kselftest"])
+
+    def test_boots_program_missing(self):
+        d = self.boots(None)
+        k = os.path.join(d, "patched-1")
+        set_section(k, "kselftest", get_section(k, "kselftest").replace(block(get_section(k, "kselftest"), "futex_wait"), ""))
+        self.run_judge("--boots", d)
+        self.assertEqual(self.failing(), ["patched.boots.first", "patched.boots.hung", "patched.boots.reported"])
+
+    def test_boots_first_run_case_fails(self):
+        d = self.boots(None)
+        k = os.path.join(d, "patched-1")
+        set_section(k, "firstrun", re.sub(r"^# ok 1 ", "# not ok 1 ", get_section(k, "firstrun"), count=1, flags=re.M))
+        self.run_judge("--boots", d)
+        self.assertEqual(self.failing(), ["patched.boots.first"])
+
+    def test_sanitize_plan(self):
+        d = self.copy("kcsan")
+        set_section(d, "plan kselftest", get_section(d, "plan kselftest").replace("futex_wait\n", ""))
+        self.run_judge("--sanitize", d)
+        self.assertEqual(self.failing(), ["kcsan.kselftest"])
+
+    def boots(self, first):
+        boots = os.path.join(self.tmp, "boots")
+        for name, fr in (("base-1", None), ("patched-1", first)):
+            d = os.path.join(boots, name)
+            shutil.copytree(os.path.join(DATA, "pass", name.split("-")[0]), d)
+            set_section(d, "plan firstrun", "futex_numa_mpol\n")
+            set_section(d, "firstrun", fr or "TAP version 13\n1..1\n" +
+                        block(get_section(d, "kselftest"), "futex_numa_mpol"))
+        return boots
 
     def test_boots_count_a_first_run_that_hangs(self):
-        boots = os.path.join(self.tmp, "boots")
         with open(os.path.join(DATA, "captures", "numa_mpol_timeout")) as f:
             hang = "TAP version 13\n1..1\n" + f.read()
-        for name, first in (("base-1", None), ("patched-1", hang)):
-            d = os.path.join(boots, name)
-            shutil.copytree(self.path(name.split("-")[0]), d)
-            set_section(d, "firstrun", first or "TAP version 13\n1..1\n" +
-                        block(self.read("base", "kselftest"), "futex_numa_mpol"))
-        rc, lines, out = self.verdicts("--boots", boots)
+        rc, out = self.run_judge("--boots", self.boots(hang))
         self.assertEqual(rc, 1)
-        self.assertEqual(self.failing(lines),
-                         ["patched: futex_numa_mpol, first after boot, passed in 0 of 1 boots"], out)
+        self.assertEqual(self.failing(), ["patched.boots.first"], out)
+        self.assertEqual(len(verdicts.RESULTS), 7)
 
-    def test_mutants(self):
-        mutants = os.path.join(self.tmp, "mutants")
-        for name in ("b-unlock-keeps-waiter-count", "c-waiters-pending-no-mb",
-                     "e-rehash-skips-last-bucket"):
-            d = os.path.join(mutants, name)
-            shutil.copytree(self.path("patched"), d)
-            set_section(d, "numarace", "TAP version 13\n1..1\n" +
-                        block(self.read("patched", "kselftest"), NUMA_RACE))
-        set_section(os.path.join(mutants, "b-unlock-keeps-waiter-count"), "waiters",
-                    "private aborted=6000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n"
-                    "shared aborted=7000 wakes=3000 busy=3000 woken=1 waiter_busy=3001\n")
-        rc, lines, out = self.verdicts("--mutants", mutants)
-        self.assertEqual(rc, 1)
-        self.assertTrue(lines["mutant b-unlock-keeps-waiter-count is caught: after aborted "
-                              "private waits 3000 wakes saw a waiter count (woken 1); after "
-                              "aborted shared waits 3000 wakes saw a waiter count (woken 1)"], out)
-        self.assertTrue(any(n.startswith("mutant c-waiters-pending-no-mb survives # SKIP")
-                            for n in lines), out)
-        self.assertEqual(self.failing(lines), ["mutant e-rehash-skips-last-bucket is caught"], out)
-
+    def test_boots_hung_and_incomplete(self):
+        d = self.boots(None)
+        k = os.path.join(d, "patched-1")
+        set_section(k, "kselftest", get_section(k, "kselftest").replace(
+            "\nok 1 selftests: futex/functional: futex_wait\n",
+            "\nnot ok 1 selftests: futex/functional: futex_wait # TIMEOUT 300 seconds\n", 1))
+        set_section(os.path.join(d, "base-1"), "end", None)
+        self.run_judge("--boots", d)
+        self.assertEqual(self.failing(), ["base.boots.first", "base.boots.hung", "base.boots.reported",
+                                          "patched.boots.hung"])
 
 
 class Native(unittest.TestCase):
@@ -199,14 +996,16 @@ class Native(unittest.TestCase):
     TAP = ("TAP version 13\n1..1\n# selftests: futex/functional: futex_wait_wouldblock\n"
            "ok 1 selftests: futex/functional: futex_wait_wouldblock\n")
 
+    @classmethod
+    def setUpClass(cls):
+        cls.template = os.path.join(check_template(), "check")
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        for i in (1, 2):
-            d = self.native(i)
-            fixtures.synthetic_kernel(d, 1.0, runner="native")
-            set_section(d, "kselftest", self.TAP)
-        self.compare()
-        verdicts.FAILED.clear()
+        for name in verdicts.NATIVE_RUNS + ("native-compare",):
+            shutil.copytree(os.path.join(self.template, name), os.path.join(self.tmp, name),
+                            copy_function=os.link)
+        verdicts.reset()
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
@@ -219,11 +1018,12 @@ class Native(unittest.TestCase):
             compare.main(["compare.py", self.native(1), self.native(2),
                           "-o", os.path.join(self.tmp, "native-compare")])
 
-    def failing(self):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            verdicts.check_native(self.tmp, "7.3.4+")
-        return [line for line in out.getvalue().splitlines() if line.startswith("not ok")]
+    def failing(self, release=RELEASE):
+        verdicts.reset()
+        with contextlib.redirect_stdout(io.StringIO()):
+            verdicts.check_native(self.tmp, release)
+        self.assertEqual(verdicts.GIVEN, verdicts.planned(verdicts.check_native))
+        return sorted(k for k, ok in verdicts.RESULTS.items() if not ok)
 
     def drop(self, i, name):
         """Remove native-I's bench runs of NAME."""
@@ -236,25 +1036,48 @@ class Native(unittest.TestCase):
 
     def test_missing_program_needs_a_reason(self):
         self.drop(2, "pi_stress")
-        self.assertEqual(self.failing(), [
-            "not ok native-2: records the kselftest and every benchmark, or why not "
-            "(20 runs, 0 steps not run)"])
+        self.assertEqual(self.failing(), ["native-2.recorded"])
         set_section(self.native(2), "skip", "block: sysbench not installed\n")
-        self.assertEqual(len(self.failing()), 1)
+        self.assertEqual(self.failing(), ["native-2.recorded"])
         set_section(self.native(2), "skip", "block: pi_stress not installed\n")
         self.assertEqual(self.failing(), [])
 
-    def test_empty_kselftest_and_other_release(self):
-        set_section(self.native(1), "kselftest", "")
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            verdicts.check_native(self.tmp, "6.1.0")
-        self.assertEqual(sum(line.startswith("not ok native-") for line in out.getvalue().splitlines()), 3)
+    def test_missing_group_and_kselftest(self):
+        d = self.native(1)
+        fixtures.write_results(d, [x for x in fixtures.read_sections(d)
+                                   if not (x[0] == "bench" and "group=hash " in x[1])])
+        self.assertEqual(self.failing(), ["native-1.recorded"])
+        set_section(self.native(1), "skip", "perf: /bin/perf not installed\n")
+        self.assertEqual(self.failing(), [])
+        set_section(self.native(2), "kselftest", "")
+        self.assertEqual(self.failing(), ["native-2.recorded"])
+        set_section(self.native(2), "skip", "kselftest: no runner\n")
+        self.assertEqual(self.failing(), [])
+
+    def test_machine_of_another_runner_or_no_cpus(self):
+        d = self.native(1)
+        set_section(d, "machine", get_section(d, "machine").replace("runner: native", "runner: qemu"))
+        d = self.native(2)
+        set_section(d, "machine", re.sub(r"^cpus: \d+\n", "", get_section(d, "machine"), flags=re.M))
+        self.assertEqual(self.failing(), ["native-1.end", "native-2.end"])
+
+    def test_other_release(self):
+        self.assertEqual(self.failing("6.1.0"), ["native-1.end", "native-2.end"])
+
+    def test_not_native_or_no_end(self):
+        set_section(self.native(1), "end", None)
+        fixtures.replace_file(os.path.join(self.native(2), "accel"), "tcg\n")
+        self.assertEqual(self.failing(), ["native-1.end", "native-2.end"])
+
+    def test_native_run_needs_no_console(self):
+        kn = verdicts.parse_results.read_kernel(self.native(1))
+        self.assertEqual(verdicts.guest_problems(kn), [])
+        self.assertFalse(kn["console_booted"])
 
     def test_missing_run_and_summary(self):
         shutil.rmtree(self.native(2))
         os.remove(os.path.join(self.tmp, "native-compare", "summary.tsv"))
-        self.assertEqual(len(self.failing()), 3)
+        self.assertEqual(self.failing(), ["native-2.end", "native-2.recorded", "native.compare"])
 
 
 if __name__ == "__main__":

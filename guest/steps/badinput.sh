@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash, which has "local" too
 # Step badinput: a corpus of malformed futex calls, one line per call with
-# its result, for comparing kernels (tests/verdicts.py).
+# its result, for comparing kernels (bin/verdicts.py).
 set -u
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
