@@ -60,9 +60,11 @@ def replacement_script(rows):
             lines += datablock(name, [f"{r['threads']} {r['value']} \"{r['note']}\"" for r in series])
             plots += [f"${name} using 1:2 with linespoints title '{kernel}, {key}'",
                       f"${name} using 1:2:3 with labels offset 0,1 notitle"]
+    threads = sorted({int(r["threads"]) for r in rows if r["metric"] == "replacement"}) or [1]
     return lines + [
         "set title 'PR_FUTEX_HASH_SET_SLOTS under load, seconds (not done: drawn at its limit)'",
-        "set logscale x 2", "set xtics (16, 64, 256)", "set xrange [12:340]",
+        "set logscale x 2", f"set xtics ({', '.join(map(str, threads))})",
+        f"set xrange [{threads[0] * 0.75:g}:{threads[-1] * 1.33:g}]",
         "set xlabel 'threads running'", "set ylabel 'seconds'", "set key top left",
         "plot " + ", ".join(plots or ["0 notitle"])]
 

@@ -440,7 +440,7 @@ def check_topology(many):
 
 # What a native run must have recorded: each benchmark group's results,
 # and the blocking paths' programs each, or a skip that says why not.
-NATIVE_GROUPS = {"hash": "perf", "block": "block", "scale": "scale"}
+NATIVE_GROUPS = {"hash": "hash", "block": "block", "scale": "scale"}
 NATIVE_BLOCK_PROGRAMS = ("perf", "sysbench", "pi_stress")
 SUMMARY_FILES = ("summary.md", "summary.tsv", "summary.json")
 NATIVE_RUNS = ("native-1", "native-2")

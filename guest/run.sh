@@ -9,11 +9,11 @@
 # to $RES (guest/lib.sh), in the format of guest/FORMAT.md.
 #
 #   steps=kselftest,quick,resize,resizebench,precheck,waiters,badinput,
-#	  failfutex,soak,perf,block,scale,numarace,firstrun
+#	  failfutex,soak,hash,block,scale,numarace,firstrun
 #					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   kst_tests=TEST,...			the programs of step kselftest (all)
-#   runs=N bench_secs=S			perf, block: repetitions and length
+#   runs=N bench_secs=S			hash, block: repetitions and length
 #   scale_runs=N scale_secs=S		scale: repetitions and length
 #   soak_secs=S				length of the soak step
 #   probe=SYMBOL			bucket entry counted by the precheck step

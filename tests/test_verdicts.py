@@ -1047,7 +1047,7 @@ class Native(unittest.TestCase):
         fixtures.write_results(d, [x for x in fixtures.read_sections(d)
                                    if not (x[0] == "bench" and "group=hash " in x[1])])
         self.assertEqual(self.failing(), ["native-1.recorded"])
-        set_section(self.native(1), "skip", "perf: /bin/perf not installed\n")
+        set_section(self.native(1), "skip", "hash: /bin/perf not installed\n")
         self.assertEqual(self.failing(), [])
         set_section(self.native(2), "kselftest", "")
         self.assertEqual(self.failing(), ["native-2.recorded"])

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash, which has "local" too
 # shellcheck disable=SC2154 # the settings: guest/run.sh exports them
-# Step perf: perf bench futex hash: mismatched waits (with 2 hash buckets,
+# Step hash: perf bench futex hash: mismatched waits (with 2 hash buckets,
 # the default size and shared futexes), requeues that take hb->lock, and
 # wakes that find nobody, also with 64 threads ramping up without a
 # barrier. runs runs of bench_secs each, as bench sections of group hash.
@@ -21,7 +21,7 @@ wake		-	-O wake
 wake-ramp64	64	-O wake -R -t 64
 "
 
-need_perf perf || exit 0
+need_perf hash || exit 0
 BENCH_LIMIT=$((bench_secs * 4 + 60))
 while read -r name threads args; do
 	[ -n "$name" ] || continue
