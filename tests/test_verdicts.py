@@ -407,34 +407,27 @@ class Guests(Judge):
     def waiters(self, kernel, old, new):
         self.edit(kernel, "waiters", lambda t: t.replace(old, new, 1))
 
-    def test_waiters_nothing_aborted(self):
-        self.waiters("base", "aborted=6000", "aborted=0")
-        self.assertFails("base.waiters.private")
+    # One line of the waiters section edited (KERNEL, old, new), and the
+    # verdict that must fail on it.
+    WAITER_BREAKS = (
+        ("base", "aborted=6000", "aborted=0", "base.waiters.private"),                   # nothing aborted
+        ("patched", "wakes=3000", "wakes=0", "patched.waiters.private"),                 # no wake returned
+        ("base", "shared rounds=1000 aborted=7000 wakes=3000",
+         "shared rounds=1000 aborted=7000 wakes=2999", "base.waiters.shared"),          # a wake missing
+        ("base", "shared rounds=1000 ", "shared rounds=0 ", "base.waiters.shared"),      # no round
+        ("patched", "busy=0", "busy=1", "patched.waiters.private"),                      # a wake saw a count
+        ("patched", "shared rounds=1000 aborted=7000 wakes=3000 busy=0 woken=1",
+         "shared rounds=1000 aborted=7000 wakes=3000 busy=0 woken=0",
+         "patched.waiters.shared"),                                                      # waiter not woken
+        ("base", "waiter_busy=1", "waiter_busy=0", "base.waiters.private"),              # waiter unseen
+    )
 
-    def test_waiters_no_wakes(self):
-        self.waiters("patched", "wakes=3000", "wakes=0")
-        self.assertFails("patched.waiters.private")
-
-    def test_waiters_fewer_wakes_than_rounds(self):
-        self.waiters("base", "shared rounds=1000 aborted=7000 wakes=3000", "shared rounds=1000 aborted=7000 wakes=2999")
-        self.assertFails("base.waiters.shared")
-
-    def test_waiters_no_rounds(self):
-        self.waiters("base", "shared rounds=1000 ", "shared rounds=0 ")
-        self.assertFails("base.waiters.shared")
-
-    def test_waiters_wake_sees_a_count(self):
-        self.waiters("patched", "busy=0", "busy=1")
-        self.assertFails("patched.waiters.private")
-
-    def test_waiters_real_waiter_not_woken(self):
-        self.waiters("patched", "shared rounds=1000 aborted=7000 wakes=3000 busy=0 woken=1",
-                     "shared rounds=1000 aborted=7000 wakes=3000 busy=0 woken=0")
-        self.assertFails("patched.waiters.shared")
-
-    def test_waiters_real_waiter_count_unseen(self):
-        self.waiters("base", "waiter_busy=1", "waiter_busy=0")
-        self.assertFails("base.waiters.private")
+    def test_waiters_broken(self):
+        for kernel, old, new, key in self.WAITER_BREAKS:
+            with self.subTest(new=new):
+                self.waiters(kernel, old, new)
+                self.assertFails(key)
+                self.waiters(kernel, new, old)
 
     def test_waiters_error_and_missing(self):
         self.write("error futex_aborted private failed\n", "base", "waiters")
