@@ -5,9 +5,12 @@
 #   make run	apply, build, boot base and patched, kselftest futex,
 #		private hash replacement under load (also with MANY_VCPUS
 #		on an SNC-like topology), perf bench futex hash, the
-#		blocking paths, scaling curves; print the comparison, plots;
-#		exit non-zero when a patched guest fails a kselftest or
-#		a blocking path is slower (bin/compare.py --fail-on-regression)
+#		blocking paths, scaling curves, instructions per futex
+#		call (icount); print the comparison, plots; exit non-zero
+#		when a patched guest fails a kselftest, a blocking path is
+#		slower or a path pays more instructions than
+#		configs/icount-paths allows (bin/compare.py
+#		--fail-on-regression)
 #   make check	the tests (what .ci/run runs)
 #   make native	the same measurements on this machine's own kernel, as
 #		root, into results/native-<release>-<date>/
@@ -15,6 +18,9 @@
 #		make compare BASE=dir PATCHED=dir (results/latest unless set)
 #   make cost	the paths that block, base against patched, in guests
 #		with no more vCPUs than host cores
+#   make icount	instructions per futex call at every patch boundary (one
+#		vCPU, QEMU -icount); exit non-zero where a path pays more
+#		than configs/icount-paths allows
 #   make pack	the tools as one tarball, for a machine that cannot build
 #		them (guest/native.sh inside runs them)
 #   make export	regenerate series/ and fixes/ from build/tree's commits
@@ -49,7 +55,7 @@ MANY_VCPUS ?= 32
 # After the default: an export before it would define it, empty.
 export MANY_VCPUS
 
-.PHONY: all run check native cost pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run check native cost icount pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -76,6 +82,9 @@ boot: build initramfs
 	for s in base patched base-many patched-many; do \
 		bin/scenario.sh $$s $(RUN_DIR)/$$s || exit 1; \
 	done
+	for k in base patched; do \
+		bin/scenario.sh icount $(RUN_DIR)/icount-$$k $$k || exit 1; \
+	done
 	ln -sfn $(abspath $(RUN_DIR)) results/latest
 
 # Two result folders, or the newest make run.
@@ -92,6 +101,11 @@ cost: build initramfs
 		bin/scenario.sh $$s $(RUN_DIR)/$$s || exit 1; \
 	done
 	bin/compare.py $(RUN_DIR)/base-cost $(RUN_DIR)/patched-cost -o $(RUN_DIR)/cost
+
+# Instructions per futex call: base, the kernel after each patch, and the
+# last one again, which must count alike (bin/icount.sh).
+icount: tree initramfs
+	bin/icount.sh $(RUN_DIR)/icount
 
 pack: tools
 	bin/pack.sh

@@ -22,12 +22,16 @@ ACCEL_CACHE=$BUILD/accel
 KVM_DEV=${KVM_DEV:-/dev/kvm}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-30}
 
-# accel_opts ACCEL: QEMU's options for kvm or tcg.
+# accel_opts ACCEL: QEMU's options for kvm, tcg or icount. icount is TCG
+# on one thread with the guest clock counting instructions: one nanosecond
+# per instruction, and no sleep when the guest idles, so that a guest's
+# CLOCK_MONOTONIC counts the instructions it executed (bin/boot.sh ICOUNT).
 accel_opts()
 {
 	case $1 in
 	kvm)	echo "-accel kvm -cpu host" ;;
 	tcg)	echo "-accel tcg,thread=multi -cpu max" ;;
+	icount)	echo "-accel tcg,thread=single -icount shift=0,sleep=off -cpu max" ;;
 	esac
 }
 

@@ -16,8 +16,12 @@
 # BOOT_TIMEOUT (s, whole guest run), KST_TIMEOUT (s, each kselftest),
 # KST_TESTS (the programs of step kselftest, all unless set), RUNS and
 # BENCH_SECS (perf bench), SCALE_RUNS and SCALE_SECS (step scale),
-# SOAK_SECS (s, the soak step), ACCEL (kvm, tcg or unset) and
-# PROBE_TIMEOUT (s, for a KVM guest's first console output).
+# SOAK_SECS (s, the soak step), ACCEL (kvm, tcg or unset),
+# PROBE_TIMEOUT (s, for a KVM guest's first console output) and ICOUNT
+# (1: count instead of time, for step icount: TCG on one thread with
+# -icount shift=0,sleep=off, so that the guest's clock advances one
+# nanosecond per instruction it executes; VCPUS must be 1, and ACCEL and
+# the KVM probe do not apply).
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -204,9 +208,18 @@ rc=0
 trap '[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-acc=$(accel_choose)
+if [ "${ICOUNT:-}" = 1 ]; then
+	[ "$VCPUS" = 1 ] || die "boot: ICOUNT=1 counts instructions on one vCPU, not VCPUS=$VCPUS"
+	acc=icount
+else
+	acc=$(accel_choose)
+fi
 progress "boot: $name, $VCPUS vCPUs, $acc, steps $steps"
-if [ "$acc" = kvm ] && ! boot_kvm; then
+if [ "$acc" = icount ]; then
+	guest_start icount
+	guest_wait
+	acc="tcg icount (shift=0,sleep=off)"
+elif [ "$acc" = kvm ] && ! boot_kvm; then
 	progress "boot: KVM unusable ($why); $name and the rest of this run under TCG"
 	accel_decide tcg "$why"
 	acc="tcg (KVM unusable: $why)"

@@ -20,11 +20,14 @@ import os
 import random
 import statistics
 
+import compare_icount
 from parse_results import badinput_diff, with_evidence
 
 KERNELS = ("base", "patched")
 # The pairs of guests that are set against each other.
 PAIRS = (KERNELS, ("base-many", "patched-many"))
+# make run's guests of step icount (scenario icount), if it booted them.
+ICOUNT = ("icount-base", "icount-patched")
 # The blocking paths must not get slower: patched/base at least this,
 # over the whole confidence interval of the ratio.
 GOAL = 0.98
@@ -255,6 +258,15 @@ def badinput_rows(k):
             "differ": [{"call": c, "base": rb, "patched": rp} for c, rb, rp in badinput_diff(b, p)]}
 
 
+def icount_pair(k):
+    """Instructions per call, base against patched (compare_icount.chain()):
+    from the ICOUNT guests where K has them, else from the two kernels'
+    own icount sections; None where neither kernel counted."""
+    names = ICOUNT if all(n in k for n in ICOUNT) else KERNELS
+    ics = [(label, k[n]["icount"]) for label, n in zip(KERNELS, names)]
+    return compare_icount.chain(ics) if any(ic for _, ic in ics) else None
+
+
 def kernel_info(kn):
     """What the header says of one kernel."""
     return {key: kn[key] for key in ("dir", "uname", "cpus", "accel", "badness", "machine", "skips")}
@@ -277,6 +289,7 @@ def summarize(k):
         "hash": bench_rows(k, "hash", lambda r: r["name"]),
         "block": block_rows(k),
         "scale": scale_rows(k),
+        "icount": icount_pair(k),
         "skipped": [{"kernel": name, **s} for name, kn in k.items() for s in kn["skips"]],
         "goal": GOAL,
         # How each ratio's interval was drawn, and when a row is resolved.
@@ -287,12 +300,15 @@ def summarize(k):
 def regressions(s):
     """What makes summary S a regression, as phrases (none: it is not one):
     a failed kselftest program on a patched guest (the second of each of
-    PAIRS, whatever base did: the series must pass them all), and block
-    rows that are SLOWER or FAILED. NOT_RESOLVED and NOT_RUN are none."""
+    PAIRS, whatever base did: the series must pass them all), block rows
+    that are SLOWER or FAILED, and icount paths that fail their line of
+    configs/icount-paths. NOT_RESOLVED and NOT_RUN are none."""
     out = [f"{n}: kselftest failed: {', '.join(s['kselftest'][n]['failed'])}"
            for _, n in PAIRS if s["kselftest"].get(n, {}).get("failed")]
     for v in (SLOWER, FAILED):
         rows = [name for name, row in s["block"].items() if row["verdict"] == v]
         if rows:
             out.append(f"block rows {v}: {', '.join(rows)}")
+    if s["icount"] and compare_icount.failures(s["icount"]):
+        out.append("instructions per call: " + ", ".join(compare_icount.failures(s["icount"])))
     return out

@@ -352,6 +352,30 @@ def parse_resizebench(text, hist=""):
     return out
 
 
+_ICOUNT = re.compile(r"^([a-z0-9-]+) calls=(\d+) ns=(\d+)$")
+
+
+def parse_icount(text):
+    """Step icount's lines (guest/futex_icount.c): {"runs": {PATH:
+    [nanoseconds per call, one per repetition]}, "calls": {PATH: the
+    fewest calls of a repetition}, "errors": [lines], "skips": {PATH:
+    why}}. Under -icount a nanosecond is an instruction. A line that is
+    neither is an error: nothing is dropped silently."""
+    out = {"runs": {}, "calls": {}, "errors": [], "skips": {}}
+    for line in text.splitlines():
+        m = _ICOUNT.match(line)
+        if m and int(m.group(2)) > 0:
+            name, calls = m.group(1), int(m.group(2))
+            out["runs"].setdefault(name, []).append(int(m.group(3)) / calls)
+            out["calls"][name] = min(calls, out["calls"].get(name, calls))
+        elif line.startswith("skip ") and ": " in line:
+            name, why = line[5:].split(": ", 1)
+            out["skips"][name] = why
+        elif line.strip():
+            out["errors"].append(line)
+    return out
+
+
 _AVG = re.compile(r"^Averaged (\d+) operations/sec", re.M)
 
 
@@ -638,6 +662,7 @@ def read_kernel(d):
         "failfutex": (parse_failfutex(ff, get("failfutex tap"), get("failfutex sites"))
                       if ff is not None else None),
         "soak": _parsed(parse_soak, get("soak")),
+        "icount": _parsed(parse_icount, get("icount")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
         "badness": badness(console if console is not None else get("dmesg")),
         "evidence": evidence_sections(secs),

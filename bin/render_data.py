@@ -10,7 +10,7 @@ import json
 from compare_kernels import KERNELS
 
 COLUMNS = ("metric", "key", "threads", "kernel", "value", "unit", "min", "max",
-           "ratio", "ratio_lo", "ratio_hi", "verdict", "note")
+           "ratio", "ratio_lo", "ratio_hi", "verdict", "note", "delta")
 
 
 def _row(metric, key, kernel, value, **more):
@@ -99,6 +99,21 @@ def bench_rows(s):
             yield from metric_rows("scale", op, row, "" if threads is None else threads)
 
 
+def icount_rows(s):
+    """Instructions per call, per path and kernel: the delta from the
+    kernel before it (delta), and on the last kernel's row the verdict
+    and the whole series' delta."""
+    ic = s.get("icount")
+    for r in ic["rows"] if ic else ():
+        for label in ic["kernels"]:
+            last = label == ic["kernels"][-1]
+            step = r["steps"][label]
+            more = {"verdict": r["verdict"], "note": f"series delta {r['delta']:+.1f}"
+                    if r["delta"] is not None else ""} if last else {}
+            yield _row("icount", r["path"], label, "" if r["values"][label] is None else r["values"][label],
+                       unit="instructions", delta="" if step is None else step, **more)
+
+
 def skip_rows(s):
     for x in s["skipped"]:
         yield _row("skipped", x["step"], x["kernel"], "", note=x["reason"])
@@ -107,7 +122,9 @@ def skip_rows(s):
 def rows(s):
     """Every TSV row of summary S, as dicts of COLUMNS."""
     for part in (kselftest_rows, guest_rows, resize_rows, replacement_rows, bench_rows, skip_rows):
-        yield from part(s)
+        if "kselftest" in s:
+            yield from part(s)
+    yield from icount_rows(s)
 
 
 def _cell(v):

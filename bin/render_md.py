@@ -27,11 +27,16 @@ def kernel_row(name, kn):
     return f"| {name} | {release} | {cpus} | {nodes(m)} | {accel} | {m.get('tools') or '?'} |"
 
 
+def kernel_rows(s):
+    """The header table: each kernel's line."""
+    return (["| kernel | release | CPUs | NUMA nodes | accelerator | tools |", "|---|---|---|---|---|---|"]
+            + [kernel_row(name, kn) for name, kn in s["kernels"].items()])
+
+
 def header(s):
     """Which kernels ran where, and which steps did not run."""
     ks = s["kernels"]
-    lines = ["| kernel | release | CPUs | NUMA nodes | accelerator | tools |", "|---|---|---|---|---|---|"]
-    lines += [kernel_row(name, kn) for name, kn in ks.items()]
+    lines = kernel_rows(s)
     kb, kp = ks["base"], ks["patched"]
     if kb["accel"] == kp["accel"]:
         lines.append(f"accelerator: {kb['accel'] or '?'}")
@@ -250,6 +255,49 @@ def scale_table(s):
     return lines + [interval_note(s)] if lines else []
 
 
+def _icount_cell(ic, row, label):
+    """One kernel's figure, with the delta from the kernel before it."""
+    v, step = row["values"][label], row["steps"][label]
+    if v is None:
+        return "-"
+    return f"{v:.1f}" + (f" ({step:+.1f})" if step is not None and label != ic["kernels"][0] else "")
+
+
+def _icount_rule(row):
+    """The row's line of configs/icount-paths, in words."""
+    return f"{row['series']}, at most {row['allow']:+d}" + (f" and {row['ref']}" if row["ref"] else "")
+
+
+def icount_table(s):
+    """Instructions per call of each path, per kernel, with the series'
+    delta and the verdict by configs/icount-paths."""
+    ic = s.get("icount")
+    if not ic:
+        return []
+    labels = ic["kernels"]
+    heads = labels + ["delta", "delta %", "rule", "verdict"]
+    lines = ["", "| instructions per call | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]
+    for r in ic["rows"]:
+        cells = [_icount_cell(ic, r, label) for label in labels]
+        cells += ["-" if r["delta"] is None else f"{r['delta']:+.1f}",
+                  "-" if r["pct"] is None else f"{r['pct']:+.2f}%", _icount_rule(r), r["verdict"]]
+        lines.append(f"| {r['path']} | " + " | ".join(cells) + " |")
+    lines.append("icount: one vCPU under QEMU -icount shift=0,sleep=off, where a guest nanosecond is an "
+                 "instruction: figures are instructions per call (the user loop and syscall entry "
+                 "included), the least of futex_icount's five repetitions, the same in every boot to 0.05; in "
+                 "brackets the delta from the kernel to the left. They count instructions only: not "
+                 "cache misses, the cost of a barrier or an atomic, contention or preemption.")
+    lines += [f"icount errors on {label}: {'; '.join(e)}" for label, e in ic["errors"].items()]
+    if ic["unknown"]:
+        lines.append("icount paths not in configs/icount-paths: " + ", ".join(ic["unknown"]))
+    if ic.get("repeat") is not None:
+        lines.append("icount repeat: " + ("every figure the same in both boots of " + ic["repeat"]["kernel"]
+                                          if not ic["repeat"]["differ"] else
+                                          "differ between two boots of " + ic["repeat"]["kernel"] + ": "
+                                          + ", ".join(ic["repeat"]["differ"])))
+    return lines
+
+
 def plot_lines(plots):
     """Links to the plots, or the line saying why there are none."""
     if plots is None:
@@ -261,7 +309,10 @@ def plot_lines(plots):
 
 def table(s, plots=None):
     """The summary as markdown-style table lines; PLOTS: the plot files
-    to link, or a line saying why none were drawn."""
+    to link, or a line saying why none were drawn. A summary of make
+    icount has the kernels and their instructions per call alone."""
+    if "kselftest" not in s:
+        return kernel_rows(s) + icount_table(s) + plot_lines(plots)
     return (header(s) + kselftest_table(s)
             + kind_table(s, "precheck", "mismatched waits reaching the bucket",
                          lambda v: f"{v['bucket']} of {v['waits']}")
@@ -269,4 +320,4 @@ def table(s, plots=None):
                          lambda v: f"{v['busy']} of {v['wakes']} after {v['aborted']} aborted "
                                    f"waits; waiter woken: {v['woken']}")
             + badinput_lines(s) + resize_table(s) + hash_table(s) + block_table(s) + scale_table(s)
-            + plot_lines(plots))
+            + icount_table(s) + plot_lines(plots))

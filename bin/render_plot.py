@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Render compare_kernels.summarize()'s dict as PNG plots with gnuplot:
 one per scale op (scale-OP.png: ops/s against threads, base and patched,
-min..max of the runs as error bars) and replacement.png (SET_SLOTS
-latency under load per vCPU count). The data are summary.tsv's rows
+min..max of the runs as error bars), replacement.png (SET_SLOTS latency
+under load per vCPU count) and icount.png (the instructions per call that
+each kernel adds to the one before it). The data are summary.tsv's rows
 (render_data.rows), so every point of a plot is a line there."""
 
 import os
@@ -69,6 +70,25 @@ def replacement_script(rows):
         "plot " + ", ".join(plots or ["0 notitle"])]
 
 
+def icount_script(rows, labels):
+    """The gnuplot lines of the icount plot: per path, the instructions
+    each kernel of LABELS adds to the one before it, one bar each."""
+    deltas = {}
+    for r in rows:
+        if r["metric"] == "icount" and r["kernel"] in labels[1:]:
+            deltas.setdefault(r["key"], {})[r["kernel"]] = r["delta"]
+    data = [f"\"{path}\" " + " ".join(str(d.get(label, "")) if d.get(label, "") != "" else "NaN"
+                                     for label in labels[1:])
+            for path, d in deltas.items()]
+    return datablock("icount", data) + [
+        "set title 'instructions per call: what each kernel adds to the one before it (icount)'",
+        "set style data histograms", "set style histogram clustered gap 1", "set style fill solid 0.8",
+        "set xtics rotate by -60 scale 0", "set ylabel 'instructions per call'", "set grid ytics",
+        "set bmargin 9", "set key top left",
+        "plot " + ", ".join(f"$icount using {i + 2}{':xtic(1)' if i == 0 else ''} title '{label}'"
+                            for i, label in enumerate(labels[1:]))]
+
+
 def draw(gnuplot, term, script, path):
     """Run one plot's script; whether gnuplot wrote PATH."""
     text = "\n".join([f"set terminal {term} size 800,500 noenhanced", f"set output '{path}'"]
@@ -85,8 +105,10 @@ def plots(s, out_dir, gnuplot=None):
         return NO_GNUPLOT
     term = terminal(gnuplot)
     rows = list(render_data.rows(s))
-    scripts = {f"scale-{op}.png": scale_script(rows, op) for op in s["scale"]}
-    if s["replacement"]:
+    scripts = {f"scale-{op}.png": scale_script(rows, op) for op in s.get("scale", ())}
+    if s.get("replacement"):
         scripts["replacement.png"] = replacement_script(rows)
+    if s.get("icount"):
+        scripts["icount.png"] = icount_script(rows, s["icount"]["kernels"])
     return [name for name, script in scripts.items()
             if draw(gnuplot, term, script, os.path.join(out_dir, name))]

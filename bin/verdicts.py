@@ -13,7 +13,8 @@ Usage: bin/verdicts.py CHECK_DIR TREE
 CHECK_DIR holds the result folders of make check's scenarios
 (configs/scenarios): base/, patched/, patched-many/ and stable/ (the base
 source with the series' stable patches alone, without fixes/), each
-written by bin/boot.sh; native-1/ and native-2/, two runs of the native
+written by bin/boot.sh; icount-base/, icount-patched/ and
+icount-patched-2/, the plain kernels' instructions per futex call; native-1/ and native-2/, two runs of the native
 mode on the machine's own kernel, with native-compare/, their
 comparison; mutants/MUTANT/ and mutant-control/, make check's mutant and
 the unmutated patched kernel in the same scenario. TREE is the kernel
@@ -31,6 +32,7 @@ import re
 import subprocess
 import sys
 
+import compare_icount
 import compare_kernels
 import parse_results
 from parse_results import NUMA_RACE, NUMA_RACE_CASE, with_evidence
@@ -586,6 +588,51 @@ def check_sanitized(name, kn):
             kn["badness"][0] if kn["badness"] else "console missing")
 
 
+# -- Instructions per futex call (scenario icount), by configs/icount-paths.
+
+# The plain base kernel, the plain patched kernel, and that one again.
+ICOUNT_BASE, ICOUNT_PATCHED, ICOUNT_AGAIN = "icount-base", "icount-patched", "icount-patched-2"
+ICOUNT_GUESTS = (ICOUNT_BASE, ICOUNT_PATCHED, ICOUNT_AGAIN)
+
+
+def icount_problems(kn, paths):
+    """Why guest KN's counts cannot be judged: it did not count under
+    -icount, futex_icount reported an error, a path of PATHS is missing."""
+    ic = kn["icount"]
+    if ic is None:
+        return [f"{os.path.basename(kn['dir'])}: no icount section"]
+    out = [] if kn["accel"].startswith("tcg icount") else [f"accelerator {kn['accel']!r}, not icount"]
+    missing = [p for p in paths if p not in compare_icount.figures(ic)]
+    return out + ic["errors"] + [f"{p} skipped: {why}" for p, why in ic["skips"].items()] + (
+        [f"paths not reported: {', '.join(missing)}"] if missing else [])
+
+
+@keys("icount.repeat", "icount.unchanged", "icount.refused")
+def check_icount(k):
+    """The plain kernels' instructions per call: the patched kernel counts
+    alike in two boots (the method is exact); no path the series does not
+    mean to change pays more than its line of configs/icount-paths
+    allows; every refused wait costs no more than its wake."""
+    paths = compare_icount.read_paths()
+    probs = {n: icount_problems(k[n], paths) for n in ICOUNT_GUESTS}
+    differ = compare_icount.repeat(k[ICOUNT_PATCHED]["icount"], k[ICOUNT_AGAIN]["icount"])
+    bad = probs[ICOUNT_PATCHED] + probs[ICOUNT_AGAIN]
+    verdict("icount.repeat", not bad and not differ,
+            "every path's instructions per call are the same in two boots of the patched kernel",
+            "; ".join(bad) or "differ: " + ", ".join(differ))
+    ic = compare_icount.chain([(n, k[n]["icount"]) for n in (ICOUNT_BASE, ICOUNT_PATCHED)], paths)
+    bad = probs[ICOUNT_BASE] + probs[ICOUNT_PATCHED]
+    for key, kinds, name in (
+            ("icount.unchanged", (compare_icount.SAME, compare_icount.BLOCKS),
+             "no futex path pays more instructions than configs/icount-paths allows"),
+            ("icount.refused", (compare_icount.REFUSES,),
+             "every refused wait costs no more instructions than a wake of its kind that finds nobody")):
+        rows = {r["path"]: r for r in ic["rows"] if r["series"] in kinds}
+        failed = compare_icount.failures({"rows": [r for r in rows.values() if r["verdict"] != compare_icount.OK]})
+        verdict(key, not bad and rows and not failed, f"{name} ({len(rows)} paths)",
+                "; ".join(bad + failed) or "no such path in configs/icount-paths")
+
+
 def has_fixes(tree):
     """Whether fixes/ had patches: the tree's base is not its upstream."""
     out = subprocess.run(["git", "-C", tree, "rev-list", "--count", "upstream..base"],
@@ -849,7 +896,7 @@ def per_guest(checks, dirs):
 
 MAIN_CHECKS = (check_plans, check_kselftests, check_console, check_precheck, check_waiters, check_resize,
                check_topology, check_semantics, check_badinput, check_stable, check_numa_race,
-               check_failfutex, check_soak, check_native)
+               check_failfutex, check_soak, check_native, check_icount)
 
 
 def check_run(run, tree):
@@ -857,7 +904,7 @@ def check_run(run, tree):
     # Every console, the guests' own included, is scanned with TREE's script.
     parse_results.TREE = tree
     k = {name: parse_results.read_kernel(os.path.join(run, name))
-         for name in compare_kernels.KERNELS + ("patched-many",)}
+         for name in compare_kernels.KERNELS + ("patched-many",) + ICOUNT_GUESTS}
     st = parse_results.read_kernel(os.path.join(run, "stable"))
     mutants, control = os.path.join(run, "mutants"), os.path.join(run, "mutant-control")
     plan = [x for c in MAIN_CHECKS for x in planned(c, "patched")] + mutant_plan(mutants)[1]
@@ -877,6 +924,7 @@ def check_run(run, tree):
         check_failfutex("patched", k["patched"])
         check_soak("patched", k["patched"])
         check_native(run)
+        check_icount(k)
         check_mutants(mutants, control)
     return judge(plan, run_checks)
 

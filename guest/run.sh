@@ -9,7 +9,7 @@
 # to $RES (guest/lib.sh), in the format of guest/FORMAT.md.
 #
 #   steps=kselftest,quick,resize,resizebench,precheck,waiters,badinput,
-#	  failfutex,soak,hash,block,scale,numarace,firstrun
+#	  failfutex,soak,hash,block,scale,numarace,firstrun,icount
 #					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner
 #   kst_tests=TEST,...			the programs of step kselftest (all)

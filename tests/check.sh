@@ -225,6 +225,16 @@ stage "patched kernel builds" "$BIN/build.sh" patched "$TREE" futex
 stage "patched kernel boots with 18 vCPUs in 6 NUMA nodes and runs the private hash tests" \
 	"$BIN/scenario.sh" check-many "$CHECK/patched-many"
 
+# Instructions per futex call, plain base against plain patched, under
+# QEMU's -icount (scenario icount); the patched kernel twice, as the two
+# boots must count alike. The base worktree is at base since its debug
+# build.
+stage "base kernel builds" "$BIN/build.sh" base "$TREE_BASE" futex
+for g in base:base patched:patched patched:patched-2; do
+	t "${g%%:*} kernel counts instructions per futex call (icount-${g#*:})" \
+		"$BIN/scenario.sh" icount "$CHECK/icount-${g#*:}" "${g%%:*}" || true
+done
+
 # One mutant of make mutants, to keep that target honest: the plain
 # patched kernel with futex_q_unlock() keeping its waiter count; and the
 # plain patched kernel in the same scenario, the control, which must pass

@@ -83,14 +83,14 @@ class Render(unittest.TestCase):
     def test_tsv_rows(self):
         lines = render_data.tsv(self.s).splitlines()
         self.assertEqual(lines[0].split("\t"), list(render_data.COLUMNS))
-        self.assertIn("scale\twake\t4\tpatched\t4422\tops/s\t4400\t4444\t1.1000\t1.0891\t1.1110\t\t", lines)
-        self.assertIn("block\tperf-wake\t\tpatched\t0.27135\tms\t0.27\t0.2727\t1.1001\t1.0891\t1.1111\tok\t",
+        self.assertIn("scale\twake\t4\tpatched\t4422\tops/s\t4400\t4444\t1.1000\t1.0891\t1.1110\t\t\t", lines)
+        self.assertIn("block\tperf-wake\t\tpatched\t0.27135\tms\t0.27\t0.2727\t1.1001\t1.0891\t1.1111\tok\t\t",
                       lines)
-        self.assertIn("block\tperf-wake\t\tbase\t0.2985\tms\t0.297\t0.3\t\t\t\t\t", lines)
-        self.assertIn("replacement\t18 vCPUs\t64\tbase\t15\ts\t\t\t\t\t\t\tnot done", lines)
+        self.assertIn("block\tperf-wake\t\tbase\t0.2985\tms\t0.297\t0.3\t\t\t\t\t\t", lines)
+        self.assertIn("replacement\t18 vCPUs\t64\tbase\t15\ts\t\t\t\t\t\t\tnot done\t", lines)
         self.assertIn("block\tsysbench-mutex\t\tpatched\t\t\t\t\t\t\t\tnot run\t"
-                      "not run: sysbench not installed", lines)
-        self.assertIn("skipped\tblock\t\tpatched\t\t\t\t\t\t\t\t\tsysbench not installed", lines)
+                      "not run: sysbench not installed\t", lines)
+        self.assertIn("skipped\tblock\t\tpatched\t\t\t\t\t\t\t\t\tsysbench not installed\t", lines)
 
     def test_tsv_failed_row(self):
         """A row whose patched runs all failed still has the patched line,
@@ -99,7 +99,7 @@ class Render(unittest.TestCase):
         side.update(median=None, runs=[], failed=2)
         self.s["block"]["perf-wake"].update(ratio=None, ratio_lo=None, ratio_hi=None,
                                             verdict=compare_kernels.FAILED)
-        self.assertIn("block\tperf-wake\t\tpatched\t\t\t\t\t\t\t\tfailed\tno result: 2 runs failed",
+        self.assertIn("block\tperf-wake\t\tpatched\t\t\t\t\t\t\t\tfailed\tno result: 2 runs failed\t",
                       render_data.tsv(self.s).splitlines())
 
     def test_json(self):
