@@ -39,14 +39,11 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "futex2.h"
 
 #ifndef PR_FUTEX_HASH
 #define PR_FUTEX_HASH		78
 #define PR_FUTEX_HASH_SET_SLOTS	1
-#endif
-
-#ifndef SYS_futex_waitv
-#define SYS_futex_waitv		449
 #endif
 
 #define TRACEFS "/sys/kernel/tracing"

@@ -30,30 +30,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "futex2.h"
 
-#ifndef SYS_futex_waitv
-#define SYS_futex_waitv		449
-#endif
-#ifndef SYS_futex_wake
-#define SYS_futex_wake		454
-#endif
-#ifndef SYS_futex_wait
-#define SYS_futex_wait		455
-#endif
-#ifndef SYS_futex_requeue
-#define SYS_futex_requeue	456
-#endif
 #ifndef FUTEX_LOCK_PI2
 #define FUTEX_LOCK_PI2		13
-#endif
-#ifndef FUTEX2_SIZE_U32
-#define FUTEX2_SIZE_U32		0x02
-#endif
-#ifndef FUTEX2_NUMA
-#define FUTEX2_NUMA		0x04
-#endif
-#ifndef FUTEX2_PRIVATE
-#define FUTEX2_PRIVATE		FUTEX_PRIVATE_FLAG
 #endif
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

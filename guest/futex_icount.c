@@ -81,36 +81,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef SYS_futex_waitv
-#define SYS_futex_waitv		449
-#endif
-#ifndef SYS_futex_wake
-#define SYS_futex_wake		454
-#endif
-#ifndef SYS_futex_wait
-#define SYS_futex_wait		455
-#endif
-#ifndef FUTEX2_SIZE_U32
-#define FUTEX2_SIZE_U32		0x02
-#endif
-#ifndef FUTEX2_NUMA
-#define FUTEX2_NUMA		0x04
-#endif
-#ifndef FUTEX2_PRIVATE
-#define FUTEX2_PRIVATE		FUTEX_PRIVATE_FLAG
-#endif
-#ifndef FUTEX_32
-#define FUTEX_32		FUTEX2_SIZE_U32
-#endif
-#ifndef FUTEX_WAITV_MAX
-struct futex_waitv {
-	__u64 val;
-	__u64 uaddr;
-	__u32 flags;
-	__u32 __reserved;
-};
-#endif
+#include "futex2.h"
 
 /* Not in bookworm's io_uring.h (6.7 added them). */
 #define URING_OP_FUTEX_WAIT	51
