@@ -663,10 +663,24 @@ class Guests(Judge):
         self.assertFails("icount.unchanged")
 
     def test_icount_refused_wait_above_its_wake(self):
-        """A refused wait that costs more than its wake, yet less than on base."""
+        """Each refused wait with a REF in configs/icount-paths, made to cost
+        one more than its wake, yet less than on base, fails alone."""
         ic = fixtures.parse_results.read_kernel(self.path("icount-patched"))["icount"]
         figs = verdicts.compare_icount.figures(ic)
-        self.pay("futex2-wait", round(figs["wake-private"] - figs["futex2-wait"]) + 1, *self.PATCHED_BOOTS)
+        refs = {name: line["ref"] for name, line in verdicts.compare_icount.read_paths().items()
+                if line["series"] == verdicts.compare_icount.REFUSES and line["ref"]}
+        self.assertIn("wait-private", refs)
+        for path, ref in refs.items():
+            with self.subTest(path=path):
+                self.tearDown()
+                self.setUp()
+                self.pay(path, round(figs[ref] - figs[path]) + 1, *self.PATCHED_BOOTS)
+                self.assertFails("icount.refused")
+
+    def test_icount_refused_wait_zeroes_its_timer(self):
+        """FUTEX_WAIT as before its timer moved out of futex_wait(): 55 more
+        instructions, above the wake, though still far below base."""
+        self.pay("wait-private", 55, *self.PATCHED_BOOTS)
         self.assertFails("icount.refused")
 
     def test_native_missing(self):
