@@ -29,7 +29,10 @@ fi
 trap 'g checkout -q -f -- .' EXIT
 g apply "$patch" || die "mutant: $name does not apply to the patched tree"
 progress "mutant: $name ($(g diff --stat | tail -n 1 | sed 's/^ *//'))"
-"$TOP/bin/build.sh" "mutant-$name" "$TREE" futex
+# The plain kernel, or the flavour the patch's "Flavour:" line names, for a
+# check that only that kernel has (lockdep's, say).
+flavour=$(sed -n '/^diff --git/q; s/^Flavour: //p' "$patch")
+"$TOP/bin/build.sh" "mutant-$name" "$TREE" "${flavour:-futex}"
 g checkout -q -f -- .
 trap - EXIT
 "$TOP/bin/scenario.sh" mutant "$dir" "mutant-$name"
