@@ -336,12 +336,21 @@ def parse_resize(text):
 _HIST = re.compile(r"^\{ state: *(-?\d+) \} hitcount: *(\d+)$", re.M)
 
 
-def parse_resizebench(text, hist=""):
-    """futex_resize_bench lines, and the kprobe histogram of reference
-    states (section "resizebench refstate", as tracefs prints it) ->
+def parse_resizebench(text, hist="", retry=""):
+    """futex_resize_bench lines, the kprobe histogram of reference states
+    (section "resizebench refstate", as tracefs prints it) and the line of
+    its retry mode (section "resizebench retry") ->
     {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s}],
-     "refstate": {state: hits}}."""
-    out = {"runs": [], "refstate": {int(s): int(n) for s, n in _HIST.findall(hist or "")}}
+     "refstate": {state: hits},
+     "retry": {threads, cpus, slots, before, done, seconds} or None}."""
+    out = {"runs": [], "refstate": {int(s): int(n) for s, n in _HIST.findall(hist or "")},
+           "retry": None}
+    for line in (retry or "").splitlines():
+        kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+        if kv.get("mode") == "retry" and kv.keys() >= {"slots", "before", "done", "seconds"}:
+            out["retry"] = {"threads": int(kv["threads"]), "cpus": int(kv["cpus"]),
+                            "slots": int(kv["slots"]), "before": int(kv["before"]),
+                            "done": kv["done"] == "1", "seconds": float(kv["seconds"])}
     for line in text.splitlines():
         kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
         if line.startswith("mode="):
@@ -656,8 +665,11 @@ def read_kernel(d):
         "plans": {name[5:]: parse_plan(body) for name, body in secs if name.startswith("plan ")},
         "waiters": _parsed(parse_waiters, get("waiters")),
         "resize": parse_resize(ks or ""),
-        "resizebench": (parse_resizebench(get("resizebench"), get("resizebench refstate"))
-                        if get("resizebench") is not None else None),
+        "resizebench": (parse_resizebench(get("resizebench") or "", get("resizebench refstate"),
+                                          get("resizebench retry"))
+                        if any(get(n) is not None for n in
+                               ("resizebench", "resizebench refstate", "resizebench retry"))
+                        else None),
         "badinput": _parsed(parse_badinput, get("badinput")),
         "failfutex": (parse_failfutex(ff, get("failfutex tap"), get("failfutex sites"))
                       if ff is not None else None),

@@ -215,7 +215,7 @@ def bench_table(title, rows, extra=()):
 
 BUCKETS_NOTE = ("hash buckets at the end: PR_FUTEX_HASH_GET_SLOTS after the run; a replacement "
                 "requested as the threads were created completes once a futex operation takes a "
-                "reference on the hash, which a wait refused before its bucket is located (patch 3, "
+                "reference on the hash, which a wait refused before its bucket is located (patch 4, "
                 "every wait of the default op) does not, so a smaller size there is a resize "
                 "still pending, not a failed one")
 

@@ -214,7 +214,7 @@ def check_plans(k, st, tree):
     the Makefile that the rule does not leave out."""
     programs = test_gen_progs(tree)
     guests = (("base", k["base"], ("kselftest",)), ("patched", k["patched"], ("kselftest",)),
-              ("patched-many", k["patched-many"], ("resize",)), ("stable", st, ("numarace", "resize")))
+              ("patched-many", k["patched-many"], ("resize",)), ("stable", st, ("numarace",)))
     for name, kn, sections in guests:
         bad = [] if programs or name in ("patched-many", "stable") else ["no TEST_GEN_PROGS in " + tree]
         bad += guest_problems(kn)
@@ -640,18 +640,50 @@ def has_fixes(tree):
     return out.returncode != 0 or out.stdout.strip() != "0"
 
 
-@keys("stable.resize", "stable.console")
-def check_stable(st):
+# The share of a ramp's references that found FR_ATOMIC as they were
+# dropped (step refstate), at most on a kernel whose automatic replacement
+# completes or is given up, and at least on one where it stays stuck (7.3.4:
+# nearly all).
+REFSTATE_ATOMIC_MAX = 0.10
+REFSTATE_ATOMIC_STUCK = 0.50
+
+
+def atomic_share(kn):
+    """(share of the references dropped in FR_ATOMIC, how many were dropped)
+    of step refstate's histogram, or (None, 0) without one."""
+    hist = (kn["resizebench"] or {}).get("refstate") or {}
+    total = sum(hist.values())
+    return (hist.get(1, 0) / total if total else None), total
+
+
+def _share(share, total):
+    return f"{share:.2%} of {total:,}" if share is not None else "no histogram"
+
+
+@keys("stable.refstate", "base.refstate.stuck", "stable.retry", "stable.console")
+def check_stable(st, k):
     """On the base source with the series' stable patches alone, and
-    without fixes/ (tag stable), the private hash tests pass."""
-    res = resize_results(st["kselftest"])
-    bad = sorted(with_evidence("stable", t, st["evidence"]) for t, v in res.items() if v != "pass")
-    bad += program_failures(st["kselftest"])
-    progs = programs_of(res)
-    verdict("stable.resize", not bad and progs == sorted(RESIZE_PROGRAMS),
-            f"stable: the private hash tests pass on the base source with the stable "
-            f"patches alone ({len(res)} cases of {', '.join(progs) or 'none'})",
-            "failed: " + ", ".join(bad) if bad else f"ran: {', '.join(progs) or 'none'}")
+    without fixes/ (tag stable), the references of a process are counted
+    per CPU again after an automatic replacement under load; on base
+    (without the stable patches) they stay on the shared atomic."""
+    share, total = atomic_share(st)
+    verdict("stable.refstate", share is not None and share <= REFSTATE_ATOMIC_MAX,
+            f"stable: after a ramp to 64 threads at most {REFSTATE_ATOMIC_MAX:.0%} of the "
+            f"references found FR_ATOMIC ({_share(share, total)})",
+            _share(share, total))
+    share, total = atomic_share(k["base"])
+    verdict("base.refstate.stuck", share is not None and share >= REFSTATE_ATOMIC_STUCK,
+            f"base: after a ramp to 64 threads at least {REFSTATE_ATOMIC_STUCK:.0%} of the "
+            f"references found FR_ATOMIC, the bug the stable patches fix ({_share(share, total)})",
+            _share(share, total))
+    rt = (st["resizebench"] or {}).get("retry")
+    verdict("stable.retry", rt is not None and rt["before"] < rt["slots"] and rt["done"],
+            f"stable: the ramp's replacement, left pending under the load "
+            f"({rt['before'] if rt else '?'} slots), completes to {rt['slots'] if rt else '?'} "
+            f"once the load pauses and a thread is created "
+            f"({rt['seconds'] if rt else '?'} s)",
+            "no retry line" if rt is None else
+            f"{rt['before']} slots before the pause, the size {'reached' if rt['done'] else 'not reached'}")
     verdict("stable.console", st["badness"] == [], "stable: console clean",
             st["badness"][0] if st["badness"] else "console missing")
 
@@ -919,7 +951,7 @@ def check_run(run, tree):
         check_topology(k["patched-many"])
         check_semantics(k)
         check_badinput(k)
-        check_stable(st)
+        check_stable(st, k)
         check_numa_race(st, k, has_fixes(tree))
         check_failfutex("patched", k["patched"])
         check_soak("patched", k["patched"])

@@ -3,7 +3,7 @@
  * futex_resize_bench - how long a private futex hash replacement takes
  * under load, and what the load gets done meanwhile.
  *
- * Usage: futex_resize_bench ramp|set THREADS SECONDS [TRIGGER]
+ * Usage: futex_resize_bench ramp|set|retry THREADS SECONDS [TRIGGER]
  *
  * The load: THREADS threads issue FUTEX_WAKE_PRIVATE on their own word,
  * nobody waiting, each from the moment it exists (no start barrier), as in
@@ -14,6 +14,15 @@
  *		auto-scaling picks, then the load's ops/s over SECONDS.
  *   set	create the threads, wait until all run, then report how long
  *		PR_FUTEX_HASH_SET_SLOTS(256) takes, then ops/s over SECONDS.
+ *   retry	create the threads, let them run for SECONDS, then pause them
+ *		(no futex operation, no reference held) and, RETRY_AFTER_S
+ *		later, create one more thread, which asks for the automatic
+ *		size again; report the size before the pause and the time from
+ *		that creation until the size is reached, the main thread
+ *		issuing one FUTEX_WAKE_PRIVATE per poll (the operation that
+ *		installs a replacement that is ready). A replacement that the
+ *		kernel gave up under the load must be started again then, and
+ *		complete.
  *
  * TRIGGER, a tracefs trigger file holding the paused hist trigger
  * "hist:keys=state", is resumed for the SECONDS of steady state only.
@@ -42,6 +51,8 @@
 #endif
 
 #define DEADLINE_S	10.0
+/* Longer than the kernel's backoff after an abandoned replacement (HZ). */
+#define RETRY_AFTER_S	2
 #define SET_SLOTS	256
 
 /* One futex word and its thread's operation count per cache line. */
@@ -51,7 +62,7 @@ struct word {
 } __attribute__((aligned(64)));
 
 static struct word *words;
-static atomic_int running, stop;
+static atomic_int running, stop, paused;
 static atomic_llong set_done;
 
 static double now(void)
@@ -68,6 +79,10 @@ static void *load(void *arg)
 
 	atomic_fetch_add(&running, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(&paused, memory_order_relaxed)) {
+			usleep(1000);
+			continue;
+		}
 		syscall(SYS_futex, &w->val, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 		__atomic_store_n(&w->ops, w->ops + 1, __ATOMIC_RELAXED);
 	}
@@ -143,6 +158,39 @@ static int set_returned(void)
 	return atomic_load(&set_done) != 0;
 }
 
+static int slots_reached_after_op(void)
+{
+	syscall(SYS_futex, &words[0].val, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	return slots_reached();
+}
+
+static void *idle(void *arg)
+{
+	return arg;
+}
+
+/* Mode retry, once the @n threads run: see the top of the file. */
+static int retry(int n, int secs)
+{
+	pthread_t extra;
+	double took;
+	int before;
+
+	want = auto_slots(n);
+	sleep(secs);
+	before = prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_GET_SLOTS, 0, 0, 0);
+	atomic_store(&paused, 1);
+	sleep(RETRY_AFTER_S);
+	if (pthread_create(&extra, NULL, idle, NULL))
+		return 1;
+	pthread_join(extra, NULL);
+	took = wait_for(slots_reached_after_op, now());
+	printf("mode=retry threads=%d cpus=%ld slots=%d before=%d done=%d seconds=%.4f\n",
+	       n, sysconf(_SC_NPROCESSORS_ONLN), want, before, took >= 0,
+	       took >= 0 ? took : DEADLINE_S);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double start, took, steady;
@@ -150,8 +198,9 @@ int main(int argc, char **argv)
 	long before;
 	int i, n, secs, ramp;
 
-	if ((argc != 4 && argc != 5) || (strcmp(argv[1], "ramp") && strcmp(argv[1], "set"))) {
-		fprintf(stderr, "usage: %s ramp|set THREADS SECONDS [TRIGGER]\n", argv[0]);
+	if ((argc != 4 && argc != 5) ||
+	    (strcmp(argv[1], "ramp") && strcmp(argv[1], "set") && strcmp(argv[1], "retry"))) {
+		fprintf(stderr, "usage: %s ramp|set|retry THREADS SECONDS [TRIGGER]\n", argv[0]);
 		return 2;
 	}
 	ramp = !strcmp(argv[1], "ramp");
@@ -168,6 +217,14 @@ int main(int argc, char **argv)
 			perror("pthread_create");
 			return 1;
 		}
+	}
+	if (!strcmp(argv[1], "retry")) {
+		int rc = retry(n, secs);
+
+		atomic_store(&stop, 1);
+		for (i = 0; i < n; i++)
+			pthread_join(t[i], NULL);
+		return rc;
 	}
 	if (ramp) {
 		want = auto_slots(n);

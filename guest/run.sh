@@ -8,7 +8,7 @@
 # steps/NAME.sh, and writes what they report as sections "==> name <=="
 # to $RES (guest/lib.sh), in the format of guest/FORMAT.md.
 #
-#   steps=kselftest,quick,resize,resizebench,precheck,waiters,badinput,
+#   steps=kselftest,quick,resize,resizebench,refstate,precheck,waiters,badinput,
 #	  failfutex,soak,hash,block,scale,numarace,firstrun,icount
 #					what to run, in order
 #   kst_timeout=SECONDS			per-test timeout of the kselftest runner

@@ -121,9 +121,9 @@ many_vcpus()
 {
 	make -n -C "$TOP" boot RUN_DIR=x | grep -q 'for s in base patched base-many patched-many; do' &&
 		"$BIN/scenario.sh" --print patched-many x |
-		grep -x 'env VCPUS=32 TOPOLOGY=snc3 bin/boot.sh patched x resize,resizebench' &&
+		grep -x 'env VCPUS=32 TOPOLOGY=snc3 bin/boot.sh patched x resize,resizebench,refstate' &&
 		MANY_VCPUS=12 "$BIN/scenario.sh" --print base-many x |
-		grep -x 'env VCPUS=12 TOPOLOGY=snc3 bin/boot.sh base x resize,resizebench'
+		grep -x 'env VCPUS=12 TOPOLOGY=snc3 bin/boot.sh base x resize,resizebench,refstate'
 }
 
 # native_runs: the native mode, twice on this machine's own kernel with

@@ -151,6 +151,14 @@ class ParseOther(unittest.TestCase):
         self.assertEqual(r["runs"][0]["done"], False)
         self.assertEqual(r["refstate"], {0: 10, 1: 990})
         self.assertEqual(render_md._share(r["refstate"]), "99.00% of 1,000")
+        self.assertIsNone(r["retry"])
+
+    def test_resizebench_retry(self):
+        retry = "mode=retry threads=64 cpus=8 slots=32 before=16 done=1 seconds=0.3125\n"
+        r = parse_results.parse_resizebench("", None, retry)
+        self.assertEqual(r["retry"], {"threads": 64, "cpus": 8, "slots": 32, "before": 16,
+                                      "done": True, "seconds": 0.3125})
+        self.assertIsNone(parse_results.parse_resizebench("", None, "mode=retry threads=1\n")["retry"])
 
 
 def bench_of(command, output, rc=0):
@@ -265,8 +273,8 @@ class ParseFolder(unittest.TestCase):
             text = parse_results.section(parse_results.parse_sections(f.read()), "numarace")
         nr = parse_results.parse_numa_race(text)
         self.assertEqual(nr["result"], "fail")
-        self.assertEqual(nr["lost"], {"round": 5, "node": 1, "missed": 1, "waiters": 8})
-        self.assertEqual(nr["rounds"], {"rounds": 5, "waiters": 8, "nodes": 2})
+        self.assertEqual(nr["lost"], {"round": 3, "node": 1, "missed": 2, "waiters": 8})
+        self.assertEqual(nr["rounds"], {"rounds": 3, "waiters": 8, "nodes": 2})
 
 
 if __name__ == "__main__":

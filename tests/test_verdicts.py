@@ -44,7 +44,8 @@ MAIN_KEYS = {
     "patched.precheck.shared", "base.waiters.private", "base.waiters.shared", "patched.waiters.private",
     "patched.waiters.shared", "base.resize.fails", "base.drain.fails", "patched.resize",
     "patched-many.resize", "patched-many.priv_hash", "patched-many.console", "patched-many.topology",
-    "semantics", "badinput", "stable.resize", "stable.console", "stable.numarace.fails",
+    "semantics", "badinput", "stable.refstate", "base.refstate.stuck", "stable.retry", "stable.console",
+    "stable.numarace.fails",
     "base.numarace", "patched.numarace", "patched.failfutex", "patched.soak", "native-1.end",
     "native-1.recorded", "native-2.end", "native-2.recorded", "native.compare", "mutants.ran",
     "base.kselftest", "base.console", "icount.repeat", "icount.unchanged", "icount.refused",
@@ -208,9 +209,9 @@ class Guests(Judge):
         self.assertFails("base.plan")
 
     def test_program_planned_on_a_guest_too_small(self):
-        self.edit("stable", "plan resize", lambda t: t.replace("futex_priv_hash not run: needs 17 CPUs, "
-                                                                "8 online\n", "futex_priv_hash\n"))
-        self.assertFailsAmong("stable.plan")
+        self.edit("base", "plan kselftest", lambda t: t.replace("futex_priv_hash not run: needs 17 CPUs, "
+                                                                 "8 online\n", "futex_priv_hash\n"))
+        self.assertFailsAmong("base.plan")
 
     def test_plan_missing(self):
         self.write(None, "stable", "plan numarace")
@@ -267,8 +268,8 @@ class Guests(Judge):
         self.assertFails("base.plan")
 
     def test_not_run_for_a_wrong_reason(self):
-        self.edit("stable", "plan resize", lambda t: t.replace("needs 17 CPUs, 8 online", "needs 2 NUMA nodes, 1 online"))
-        self.assertFails("stable.plan")
+        self.edit("base", "plan kselftest", lambda t: t.replace("needs 17 CPUs, 8 online", "needs 2 NUMA nodes, 1 online"))
+        self.assertFails("base.plan")
 
     def test_cases_missing_from_a_program(self):
         """futex_requeue_pi's cases cut short, its runner line still ok."""
@@ -316,9 +317,10 @@ class Guests(Judge):
         self.edit("patched-many", "resize", lambda t: result(t, "futex_priv_hash", suffix=" # exit=139"))
         self.assertFails("patched-many.priv_hash", "patched-many.resize")
 
-    def test_stable_program_fails(self):
-        self.edit("stable", "resize", lambda t: result(t, "futex_hash_drain", suffix=" # exit=134"))
-        self.assertFails("stable.resize")
+    def test_stable_references_stay_atomic(self):
+        """The stable patch does not take effect: the base's histogram."""
+        self.write(self.read("base", "resizebench refstate"), "stable", "resizebench refstate")
+        self.assertFails("stable.refstate")
 
     def test_waiters_error_beside_a_clean_line(self):
         self.edit("patched", "waiters", lambda t: "futex_aborted: wake: Invalid argument\n" + t)
@@ -508,15 +510,37 @@ class Guests(Judge):
         self.edit("base", "badinput", lambda t: t + "error futex_badinput crashed\n")
         self.assertFails("badinput")
 
-    def test_stable_patch_failing_alone(self):
-        self.edit("stable", "resize", lambda t: t.replace("# ok 6 stall.cmp_requeue.set_slots_returns",
-                                                          "# not ok 6 stall.cmp_requeue.set_slots_returns"))
-        self.assertFails("stable.resize")
+    def test_stable_references_partly_atomic(self):
+        """11% of the references on the atomic: more than a replacement's
+        own FR_ATOMIC phase."""
+        self.write("{ state:          0 } hitcount:        89\n"
+                   "{ state:          1 } hitcount:        11\n", "stable", "resizebench refstate")
+        self.assertFails("stable.refstate")
 
-    def test_stable_drain_missing(self):
-        self.replace_program("stable", "futex_hash_drain", "", "resize")
-        self.edit("stable", "plan resize", lambda t: t.replace("futex_hash_drain\n", ""))
-        self.assertFails("stable.resize")
+    def test_stable_refstate_missing(self):
+        """No histogram (the step skipped, or did not run): no verdict."""
+        self.write(None, "stable", "resizebench refstate")
+        self.assertFails("stable.refstate")
+
+    def test_stable_retry_not_completed(self):
+        """The replacement that the ramp left pending never completes."""
+        self.edit("stable", "resizebench retry", lambda t: t.replace(" done=1 ", " done=0 "))
+        self.assertFails("stable.retry")
+
+    def test_stable_retry_not_left_pending(self):
+        """The ramp's replacement completed under the load: the retry of an
+        abandoned one was not exercised."""
+        self.edit("stable", "resizebench retry", lambda t: re.sub(r" before=\d+ ", " before=32 ", t))
+        self.assertFails("stable.retry")
+
+    def test_stable_retry_missing(self):
+        self.write(None, "stable", "resizebench retry")
+        self.assertFails("stable.retry")
+
+    def test_base_references_not_stuck(self):
+        """The test cannot fail on the base: the stable kernel's histogram."""
+        self.write(self.read("stable", "resizebench refstate"), "base", "resizebench refstate")
+        self.assertFails("base.refstate.stuck")
 
     def test_stable_console(self):
         fixtures.append_file(self.path("stable", "console.log"), "[   9.0] WARNING: at kernel/futex/core.c\n")
