@@ -10,7 +10,7 @@ set -eu
 pkgs="bc bison build-essential busybox-static ccache cpio flex git
 	gnuplot-nox gzip libelf-dev libnuma-dev libssl-dev perl pkg-config
 	python3 qemu-system-x86 rsync rt-tests stress-ng sysbench xz-utils zstd"
-[ "${1:-}" = check ] && pkgs="$pkgs python3-docutils shellcheck time"
+[ "${1:-}" = check ] && pkgs="$pkgs b4 python3-docutils shellcheck time"
 
 missing()
 {

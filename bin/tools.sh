@@ -92,11 +92,18 @@ mkdir -p "$BUILD/obj/kselftest" "$BUILD/obj/perf" "$OUT/guest-bin"
 libnuma
 progress "tools: futex kselftests"
 rm -rf "$OUT/kselftest"
+# The kselftests build against the tree's own UAPI headers (io_uring's
+# futex operations are newer than the system's), installed outside the
+# source tree as its kernels are built.
+run "$BUILD/obj/headers.log" "installing the tree's UAPI headers" \
+	make -C "$TREE" O="$BUILD/obj/headers" INSTALL_HDR_PATH="$BUILD/obj/headers/usr" \
+		headers_install
 # The futex Makefile asks pkg-config for libnuma's version and links with
 # -lnuma: the private numa.pc and a directory with only libnuma.a in it.
 PKG_CONFIG_PATH=$NUMA/pkgconfig CFLAGS="-I$NUMA/include" LDFLAGS="-L$NUMA/lib" \
 	run "$BUILD/obj/kselftest.log" "building the futex kselftests" \
 	make -C "$TREE/tools/testing/selftests" TARGETS=futex/functional \
+		KHDR_INCLUDES="-isystem $BUILD/obj/headers/usr/include" \
 		O="$BUILD/obj/kselftest" INSTALL_PATH="$OUT/kselftest" install
 
 progress "tools: static perf"

@@ -67,6 +67,22 @@ patch_does_not_apply()
 series_does_not_apply() { patch_does_not_apply series "$(series_patches | head -n 1)"; }
 fix_does_not_apply() { patch_does_not_apply fixes "$(fixes_patches | head -n 1)"; }
 
+# b4_misses_a_patch: the b4 check of a posted series that lacks its last
+# patch: b4 and git am take the rest, and the tree is not patched's.
+b4_misses_a_patch()
+{
+	local tmp
+
+	tmp=$(mktemp -d)
+	mkdir "$tmp/series"
+	cp "$SERIES/0000-cover-letter.patch" "$tmp/series/"
+	series_patches | head -n -1 | xargs cp -t "$tmp/series/"
+	fails_with "differs from patched" env SERIES="$tmp/series" "$TOP/bin/b4.sh"
+	local rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
 # fake_qemu DIR KVM TCG: a qemu-system-x86_64 in DIR that logs each call
 # to DIR/calls and acts as the accelerator it is given says:
 #	works	a guest that prints a console line and ends its tests

@@ -5,13 +5,14 @@
 # kernel in make check: refused waits and their error precedence, waits,
 # wakes, requeues, futex_waitv and the private hash replacement, under
 # load, with a futex operation stalled in a fault and with a starved
-# reference holder. Same section as step kselftest.
+# reference holder, and io_uring's futex operations. Same section as step
+# kselftest.
 set -u
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 QUICK_TESTS="futex_wait_wouldblock futex_wait futex_requeue futex_waitv
-futex_hash_resize futex_hash_drain"
+futex_hash_resize futex_hash_drain futex_io_uring"
 
 # shellcheck disable=SC2086 # a list of test names
 kselftest kselftest $QUICK_TESTS
