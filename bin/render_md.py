@@ -213,11 +213,9 @@ def bench_table(title, rows, extra=()):
     return lines
 
 
-BUCKETS_NOTE = ("hash buckets at the end: PR_FUTEX_HASH_GET_SLOTS after the run; a replacement "
-                "requested as the threads were created completes once a futex operation takes a "
-                "reference on the hash, which a wait refused before its bucket is located (patch 4, "
-                "every wait of the default op) does not, so a smaller size there is a resize "
-                "still pending, not a failed one")
+BUCKETS_NOTE = ("hash buckets at the end: PR_FUTEX_HASH_GET_SLOTS after the run; on a kernel "
+                "whose replacement waits for the old hash's users, a replacement requested as the "
+                "threads were created may still be pending then, and the size is the old one")
 
 
 def hash_table(s):

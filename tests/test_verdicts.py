@@ -823,7 +823,7 @@ class Guests(Judge):
 class Mutants(Judge):
     """make mutants: each mutant caught by the check its patch names."""
 
-    NAMES = ("b-unlock-keeps-waiter-count", "c-waiters-pending-no-mb", "e-rehash-skips-last-bucket")
+    NAMES = ("b-unlock-keeps-waiter-count", "c-waiters-pending-no-mb", "e-pivot-skips-last-bucket")
 
     def setUp(self):
         super().setUp()
@@ -946,7 +946,7 @@ class Mutants(Judge):
         self.assertIn("not reported", self.out)
 
     def test_header(self):
-        h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, "h-rehash-skips-odd-buckets.patch"))
+        h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, "h-pivot-skips-odd-buckets.patch"))
         self.assertEqual(h["caught_by"], ["kselftest:futex_hash_resize:global.resize_loses_no_wakeup",
                                           "kselftest:futex_hash_resize:global.resize_moves_every_waiter"])
         self.assertIsNone(h["not_caught"])
