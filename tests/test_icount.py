@@ -103,6 +103,20 @@ class Chain(unittest.TestCase):
         ic = self.chain(BASE, dict(PATCHED, **{"wait-private": 488.66}))
         self.assertEqual(self.verdicts(ic)["wait-private"], compare_icount.ABOVE)
 
+    def test_refused_wait_with_no_ref_above_base(self):
+        """configs/icount-paths' numa-wait names no wake: above base it still
+        fails, below base and above the FUTEX2_NUMA wake it passes."""
+        paths = compare_icount.read_paths()
+        self.assertEqual(paths["numa-wait"]["ref"], None)
+        base = {"numa-wait": 620.4, "numa-wake": 479.3}
+
+        def rows(wait):
+            kernels = [("base", parsed(base)), ("patched", parsed(dict(base, **{"numa-wait": wait})))]
+            return {r["path"]: r["verdict"] for r in compare_icount.chain(kernels, paths)["rows"]}
+
+        self.assertEqual(rows(620.6)["numa-wait"], compare_icount.MORE)
+        self.assertEqual(rows(467.3)["numa-wait"], compare_icount.OK)
+
     def test_refused_wait_without_its_wake(self):
         figs = dict(PATCHED)
         del figs["wake-private"]
