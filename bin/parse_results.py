@@ -8,11 +8,8 @@ read_kernel() parses results.txt once and returns everything in it: the
 other bin/ modules and bin/verdicts.py only read what it returns.
 """
 
-import collections
 import functools
-import hashlib
 import os
-import pickle
 import re
 import shlex
 import subprocess
@@ -629,37 +626,9 @@ REPEATED_SECTIONS = ("bench", "skip")
 TAP_SECTIONS = ("kselftest", "resize", "numarace", "firstrun")
 
 
-# read_kernel()'s results by what it read, pickled so that no caller
-# shares a copy with another; the oldest go first.
-_KERNELS = collections.OrderedDict()
-_KERNELS_MAX = 64
-
-
 def read_kernel(d):
-    """Everything one result folder D reported, from its results.txt. A
-    folder's files read as before give the result as before without being
-    parsed again (the unit tests judge copies of the same folders hundreds
-    of times, and tests/judge_mutation.py runs them for each of its edits)."""
-    files = tuple(_read(d, name) for name in (RESULTS, "console.log", "accel"))
-    script = _read(os.path.join(TREE, "tools/testing/selftests/rcutorture/bin"), "console-badness.sh")
-    key = hashlib.sha256()
-    for text in files + (script,):
-        key.update(b"-" if text is None else b"+%d:" % len(text) + text.encode(errors="surrogatepass"))
-    key = key.digest()
-    if key in _KERNELS:
-        _KERNELS.move_to_end(key)
-    else:
-        _KERNELS[key] = pickle.dumps(_read_kernel(d, *files))
-        if len(_KERNELS) > _KERNELS_MAX:
-            _KERNELS.popitem(last=False)
-    out = pickle.loads(_KERNELS[key])
-    out["dir"] = d
-    return out
-
-
-def _read_kernel(d, text, console, accel):
-    """read_kernel() of folder D, whose results.txt, console.log and accel
-    files hold TEXT, CONSOLE and ACCEL (None: missing)."""
+    """Everything one result folder D reported, from its results.txt."""
+    text = _read(d, RESULTS)
     secs = parse_sections(text or "")
 
     def get(name):
@@ -668,6 +637,7 @@ def _read_kernel(d, text, console, accel):
     tap = [t for t in (get("kselftest"), get("resize")) if t is not None]
     ks = "".join(tap) if tap else None
     ff = get("failfutex")
+    console = _read(d, "console.log")
     machine = get("machine")
     out = {
         "dir": d,
@@ -675,7 +645,7 @@ def _read_kernel(d, text, console, accel):
         "uname": (get("uname") or "").strip(),
         "cpus": (get("cpus") or "").strip(),
         # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; a native run: "native".
-        "accel": (accel or "").strip(),
+        "accel": (_read(d, "accel") or "").strip(),
         "machine": parse_machine(machine) if machine is not None else None,
         "skips": parse_skips(sections_named(secs, "skip")),
         "kselftest": _parsed(parse_kselftest, ks),
