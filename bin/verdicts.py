@@ -593,7 +593,7 @@ def check_sanitized(name, kn):
 
 # The plain patched kernel, twice. make check builds no plain base kernel:
 # the series changes mm_struct's futex fields, so base and patched share
-# no object and a plain base would be its fourth kernel compiled from cold
+# few objects and a plain base would be its fourth kernel compiled from cold
 # (make icount and make run count base, and judge every line of
 # configs/icount-paths).
 ICOUNT_PATCHED, ICOUNT_AGAIN = "icount-patched", "icount-patched-2"

@@ -246,7 +246,7 @@ stage "patched kernel boots with 18 vCPUs in 6 NUMA nodes and runs the private h
 # Instructions per futex call of the plain patched kernel under QEMU's
 # -icount (scenario icount), twice, as the two boots must count alike.
 # Not base's: the series changes mm_struct, so a plain base kernel shares
-# no object with the three kernels above and would be a fourth compiled
+# few objects with the three kernels above and would be a fourth compiled
 # from cold; make icount and make run count it.
 for g in patched patched-2; do
 	t "patched kernel counts instructions per futex call (icount-$g)" \
