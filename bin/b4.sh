@@ -17,7 +17,7 @@ need b4 git
 
 tmp=$(mktemp -d)
 work=$tmp/tree
-trap 'git -C "$TREE" worktree remove --force "$work" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 # thread NAME PATCH...: the patches as one thread in $tmp/NAME.mbox, each
 # with Message-ID <NAME-NNNN@localhost>, the others in reply to the first.
@@ -54,7 +54,12 @@ take()
 	shift 4
 	msgid=$(thread "$name" "$@")
 	mkdir -p "$tmp/$name"
-	(cd "$TREE" && b4 am -C -m "$tmp/$name.mbox" -o "$tmp/$name" "$msgid") \
+	# b4 am stops with a traceback where git has no user.name and
+	# user.email (a fresh machine): the harness's identity (bin/lib.sh).
+	(cd "$TREE" && GIT_CONFIG_COUNT=2 \
+		GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$GIT_COMMITTER_NAME" \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$GIT_COMMITTER_EMAIL" \
+		b4 am -C -m "$tmp/$name.mbox" -o "$tmp/$name" "$msgid") \
 		>"$tmp/$name.log" 2>&1 || { cat "$tmp/$name.log"; die "b4: b4 am of $name failed"; }
 	grep -q "^Total patches: $count\$" "$tmp/$name.log" ||
 		{ cat "$tmp/$name.log"; die "b4: b4 did not find the $count patches of $name"; }
@@ -72,7 +77,14 @@ take()
 
 git -C "$TREE" rev-parse -q --verify patched >/dev/null ||
 	die "b4: $TREE has no patched commit; run bin/tree.sh first"
-git -C "$TREE" worktree add -q --detach "$work" upstream
+# A clone sharing the tree's objects, with only the files the patches
+# touch checked out: git am needs a work tree, and a whole kernel's
+# checkout took longer than the rest of this stage.
+git clone -q --shared --no-checkout "$TREE" "$work"
+mapfile -t touched < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|/\1\n/\2|p' \
+	"$SERIES"/*.patch "$FIXES"/*.patch 2>/dev/null | sort -u)
+git -C "$work" sparse-checkout set --no-cone "${touched[@]}"
+git -C "$work" checkout -q --detach upstream
 
 mapfile -t fixes < <(fixes_patches)
 if [ "${#fixes[@]}" -gt 0 ]; then

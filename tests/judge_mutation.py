@@ -25,7 +25,9 @@ import functools
 import io
 import multiprocessing
 import os
+import re
 import sys
+import tempfile
 import types
 import unittest
 
@@ -146,7 +148,15 @@ def sites(tree):
 
 
 # Run first: it fails on every negated verdict, so most edits stop there.
-FIRST = ("test_verdicts.Guests.test_pass",)
+FIRST = "test_verdicts.Guests.test_pass"
+
+# The unit tests of this process, and for each the judge's functions that
+# behave otherwise in it than in FIRST: an edit in such a function is
+# tried on those tests first. After them, the test that caught an edit
+# last comes first, as neighbouring edits are mostly caught by the same
+# test. The order decides only how soon an edit is caught, never whether.
+_order = []
+_differ = {}
 
 
 def _tests(suite):
@@ -158,6 +168,71 @@ def _tests(suite):
             yield t
 
 
+def _run(test):
+    """Whether TEST passes."""
+    result = unittest.TestResult()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        unittest.TestSuite([test]).run(result)
+    return result.wasSuccessful()
+
+
+# The folders each test makes, named in what the judge returns.
+_TMP = re.compile(re.escape(tempfile.gettempdir()) + r"/tmp\w+")
+
+
+def _behaviour(test):
+    """{judge function: what it returned, and the verdicts given while it
+    ran} while TEST runs."""
+    out = {}
+
+    def hook(frame, event, arg):
+        if frame.f_code.co_filename != JUDGE:
+            return
+        if event == "return":
+            out.setdefault(frame.f_code.co_name, []).append(_TMP.sub("", repr(arg)))
+        elif event == "call" and frame.f_code.co_name == "verdict":
+            given = (frame.f_locals["key"], bool(frame.f_locals["ok"]))
+            while frame is not None and frame.f_code.co_filename == JUDGE:
+                out.setdefault(frame.f_code.co_name, []).append(given)
+                frame = frame.f_back
+    sys.setprofile(hook)
+    try:
+        _run(test)
+    finally:
+        sys.setprofile(None)
+    return out
+
+
+def _learn():
+    """Fill _order and _differ, on the judge as it is."""
+    import test_verdicts
+    tests = sorted(_tests(unittest.defaultTestLoader.loadTestsFromModule(test_verdicts)),
+                   key=lambda t: t.id() != FIRST)
+    _order.extend(tests)
+    first = _behaviour(tests[0])
+    for t in tests[1:]:
+        r = _behaviour(t)
+        _differ[t.id()] = {f for f in r if r[f] != first.get(f)}
+
+
+def tests_fail(mod, where=None):
+    """Whether test_verdicts fails with MOD as the judge: its tests one at
+    a time, stopping at the first that fails; those in which WHERE, the
+    edited function, behaves otherwise than in FIRST before the others."""
+    import test_verdicts
+    saved = sys.modules.get("verdicts"), test_verdicts.verdicts
+    sys.modules["verdicts"], test_verdicts.verdicts = mod, mod
+    try:
+        for test in sorted(_order, key=lambda t: where not in _differ.get(t.id(), (where,))):
+            if not _run(test):
+                _order.remove(test)
+                _order.insert(0, test)
+                return True
+        return False
+    finally:
+        sys.modules["verdicts"], test_verdicts.verdicts = saved
+
+
 def load(tree, name="verdicts"):
     """A module of the edited TREE, in place of the judge."""
     mod = types.ModuleType(name)
@@ -166,36 +241,24 @@ def load(tree, name="verdicts"):
     return mod
 
 
-def tests_fail(mod):
-    """Whether test_verdicts fails with MOD as the judge."""
-    import test_verdicts
-    saved = sys.modules.get("verdicts"), test_verdicts.verdicts
-    sys.modules["verdicts"], test_verdicts.verdicts = mod, mod
-    try:
-        suite = unittest.TestSuite(sorted(_tests(unittest.defaultTestLoader.loadTestsFromModule(test_verdicts)),
-                                          key=lambda t: t.id() not in FIRST))
-        result = unittest.TestResult()
-        result.failfast = True
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            suite.run(result)
-        return not result.wasSuccessful()
-    finally:
-        sys.modules["verdicts"], test_verdicts.verdicts = saved
-
-
 def _caught(job):
     """Whether the unit tests fail on edit I of TREE (JOB: (tree, i))."""
     tree, i = job
+    site = sites(tree)[i]
     try:
-        return tests_fail(load(sites(tree)[i].apply(tree)))
+        mod = load(site.apply(tree))
     except Exception:  # an edit that does not even load is caught
         return True
+    return tests_fail(mod, site.where)
 
 
 def main(argv):
     verbose = "-v" in argv
     with open(JUDGE) as f:
         tree = ast.parse(f.read(), JUDGE)
+    import test_verdicts
+    test_verdicts.verdicts = sys.modules["verdicts"] = load(tree)
+    _learn()
     if tests_fail(load(tree)):
         print("error: judge_mutation: the unit tests fail on the judge itself")
         return 1
