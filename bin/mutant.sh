@@ -7,9 +7,12 @@
 # it. The tree is put back at "patched" afterwards; the one file the
 # mutant changed is rebuilt by the next build of the patched kernel.
 #
-# Usage: bin/mutant.sh MUTANT DIR
+# Usage: bin/mutant.sh MUTANT DIR [FLAVOUR]
 #	MUTANT	 a patch of tests/mutants/, without .patch
 #	DIR	 where the guest's results go
+#	FLAVOUR	 the kernel flavour (bin/build.sh) to build it in, instead of
+#		 the one its patch names (make check: debug, the flavour it
+#		 has built already)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +21,7 @@ MUTANTS=$TOP/tests/mutants
 
 name=${1:?mutant}
 dir=${2:?result dir}
+want=${3:-}
 patch=$MUTANTS/$name.patch
 [ -f "$patch" ] || die "mutant: no $patch"
 
@@ -30,8 +34,8 @@ trap 'g checkout -q -f -- .' EXIT
 g apply "$patch" || die "mutant: $name does not apply to the patched tree"
 progress "mutant: $name ($(g diff --stat | tail -n 1 | sed 's/^ *//'))"
 # The plain kernel, or the flavour the patch's "Flavour:" line names, for a
-# check that only that kernel has (lockdep's, say).
-flavour=$(sed -n '/^diff --git/q; s/^Flavour: //p' "$patch")
+# check that only that kernel has (lockdep's, say), unless FLAVOUR says.
+flavour=${want:-$(sed -n '/^diff --git/q; s/^Flavour: //p' "$patch")}
 "$TOP/bin/build.sh" "mutant-$name" "$TREE" "${flavour:-futex}"
 g checkout -q -f -- .
 trap - EXIT

@@ -13,9 +13,7 @@ Usage: bin/verdicts.py CHECK_DIR TREE
 CHECK_DIR holds the result folders of make check's scenarios
 (configs/scenarios): base/, patched/, patched-many/ and stable/ (the base
 source with the series' stable patches alone, without fixes/), each
-written by bin/boot.sh; icount-patched/ and icount-patched-2/, the plain
-patched kernel's instructions per futex call in two boots; native-1/ and
-native-2/, two runs of the native
+written by bin/boot.sh; native-1/ and native-2/, two runs of the native
 mode on the machine's own kernel, with native-compare/, their
 comparison; mutants/MUTANT/ and mutant-control/, make check's mutant and
 the unmutated patched kernel in the same scenario. TREE is the kernel
@@ -33,7 +31,6 @@ import re
 import subprocess
 import sys
 
-import compare_icount
 import compare_kernels
 import parse_results
 from parse_results import NUMA_RACE, NUMA_RACE_CASE, with_evidence
@@ -589,53 +586,6 @@ def check_sanitized(name, kn):
             kn["badness"][0] if kn["badness"] else "console missing")
 
 
-# -- Instructions per futex call (scenario icount), by configs/icount-paths.
-
-# The plain patched kernel, twice. make check builds no plain base kernel:
-# the series changes mm_struct's futex fields, so base and patched share
-# few objects and a plain base would be its fourth kernel compiled from cold
-# (make icount and make run count base, and judge every line of
-# configs/icount-paths).
-ICOUNT_PATCHED, ICOUNT_AGAIN = "icount-patched", "icount-patched-2"
-ICOUNT_GUESTS = (ICOUNT_PATCHED, ICOUNT_AGAIN)
-
-
-def icount_problems(kn, paths):
-    """Why guest KN's counts cannot be judged: it did not count under
-    -icount, futex_icount reported an error, a path of PATHS is missing."""
-    ic = kn["icount"]
-    if ic is None:
-        return [f"{os.path.basename(kn['dir'])}: no icount section"]
-    out = [] if kn["accel"].startswith("tcg icount") else [f"accelerator {kn['accel']!r}, not icount"]
-    missing = [p for p in paths if p not in compare_icount.figures(ic)]
-    return out + ic["errors"] + [f"{p} skipped: {why}" for p, why in ic["skips"].items()] + (
-        [f"paths not reported: {', '.join(missing)}"] if missing else [])
-
-
-@keys("icount.repeat", "icount.refused")
-def check_icount(k):
-    """The plain patched kernel's instructions per call: alike in two boots
-    (the method is exact), and no refused wait with a REF in
-    configs/icount-paths costs more than that wake, which finds nobody."""
-    paths = compare_icount.read_paths()
-    probs = {n: icount_problems(k[n], paths) for n in ICOUNT_GUESTS}
-    differ = compare_icount.repeat(k[ICOUNT_PATCHED]["icount"], k[ICOUNT_AGAIN]["icount"])
-    bad = probs[ICOUNT_PATCHED] + probs[ICOUNT_AGAIN]
-    verdict("icount.repeat", not bad and not differ,
-            "every path's instructions per call are the same in two boots of the patched kernel",
-            "; ".join(bad) or "differ: " + ", ".join(differ))
-    ic = k[ICOUNT_PATCHED]["icount"]
-    refs = {p: line["ref"] for p, line in paths.items() if line["series"] == compare_icount.REFUSES and line["ref"]}
-    above = []
-    if not probs[ICOUNT_PATCHED]:
-        figs = compare_icount.figures(ic)
-        above = [f"{p} {figs[p]:.1f} above {r} {figs[r]:.1f}" for p, r in refs.items()
-                 if figs[p] > figs[r] + compare_icount.tolerance(ic, p)]
-    verdict("icount.refused", not probs[ICOUNT_PATCHED] and not above,
-            f"every refused wait costs no more instructions than a wake of its kind that finds nobody "
-            f"({len(refs)} paths)", "; ".join(probs[ICOUNT_PATCHED] + above))
-
-
 def has_fixes(tree):
     """Whether fixes/ had patches: the tree's base is not its upstream."""
     out = subprocess.run(["git", "-C", tree, "rev-list", "--count", "upstream..base"],
@@ -931,7 +881,7 @@ def per_guest(checks, dirs):
 
 MAIN_CHECKS = (check_plans, check_kselftests, check_console, check_precheck, check_waiters, check_resize,
                check_topology, check_semantics, check_badinput, check_stable, check_numa_race,
-               check_failfutex, check_soak, check_native, check_icount)
+               check_failfutex, check_soak, check_native)
 
 
 def check_run(run, tree):
@@ -939,7 +889,7 @@ def check_run(run, tree):
     # Every console, the guests' own included, is scanned with TREE's script.
     parse_results.TREE = tree
     k = {name: parse_results.read_kernel(os.path.join(run, name))
-         for name in compare_kernels.KERNELS + ("patched-many",) + ICOUNT_GUESTS}
+         for name in compare_kernels.KERNELS + ("patched-many",)}
     st = parse_results.read_kernel(os.path.join(run, "stable"))
     mutants, control = os.path.join(run, "mutants"), os.path.join(run, "mutant-control")
     plan = [x for c in MAIN_CHECKS for x in planned(c, "patched")] + mutant_plan(mutants)[1]
@@ -959,7 +909,6 @@ def check_run(run, tree):
         check_failfutex("patched", k["patched"])
         check_soak("patched", k["patched"])
         check_native(run)
-        check_icount(k)
         check_mutants(mutants, control)
     return judge(plan, run_checks)
 

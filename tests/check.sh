@@ -239,30 +239,23 @@ stage "patched debug kernel boots and runs the tests" \
 	"$BIN/scenario.sh" check-patched "$CHECK/patched"
 # The private hash tests with more than 16 vCPUs (configs/scenarios says
 # why 18), on the SNC-like topology.
-stage "patched kernel builds" "$BIN/build.sh" patched "$TREE" futex
-stage "patched kernel boots with 18 vCPUs in 6 NUMA nodes and runs the private hash tests" \
+stage "patched debug kernel boots with 18 vCPUs in 6 NUMA nodes and runs the private hash tests" \
 	"$BIN/scenario.sh" check-many "$CHECK/patched-many"
 
-# Instructions per futex call of the plain patched kernel under QEMU's
-# -icount (scenario icount), twice, as the two boots must count alike.
-# Not base's: the series changes mm_struct, so a plain base kernel shares
-# few objects with the three kernels above and would be a fourth compiled
-# from cold; make icount and make run count it.
-for g in patched patched-2; do
-	t "patched kernel counts instructions per futex call (icount-$g)" \
-		"$BIN/scenario.sh" icount "$CHECK/icount-$g" patched || true
-done
-
-# One mutant of make mutants, to keep that target honest: the plain
-# patched kernel with futex_q_unlock() keeping its waiter count; and the
-# plain patched kernel in the same scenario, the control, which must pass
-# every check a mutant names.
+# One mutant of make mutants, to keep that target honest: the patched
+# debug kernel with futex_q_unlock() keeping its waiter count; and the
+# patched debug kernel in the same scenario, the control, which must pass
+# every check a mutant names. No plain kernel: the series changes
+# mm_struct, so a plain patched kernel shares few objects with the debug
+# ones and would be a third kernel compiled from cold. What needs one,
+# instructions per futex call under icount, is make icount's and make
+# run's.
 MUTANT=b-unlock-keeps-waiter-count
 rm -rf "$CHECK/mutants" "$CHECK/mutant-control"
-stage "patched kernel with mutant $MUTANT builds and runs the tests" \
-	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT"
-stage "patched kernel runs the mutants' tests unmutated (the control)" \
-	"$BIN/scenario.sh" mutant "$CHECK/mutant-control" patched
+stage "patched debug kernel with mutant $MUTANT builds and runs the tests" \
+	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT" debug
+stage "patched debug kernel runs the mutants' tests unmutated (the control)" \
+	"$BIN/scenario.sh" mutant "$CHECK/mutant-control" patched-debug
 
 # The judge's verdicts as this run's TAP lines; it plans them, and its
 # last one says whether each planned verdict was given: a judge that

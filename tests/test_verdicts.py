@@ -48,7 +48,7 @@ MAIN_KEYS = {
     "stable.numarace.fails",
     "base.numarace", "patched.numarace", "patched.failfutex", "patched.soak", "native-1.end",
     "native-1.recorded", "native-2.end", "native-2.recorded", "native.compare", "mutants.ran",
-    "base.kselftest", "base.console", "icount.repeat", "icount.refused",
+    "base.kselftest", "base.console",
     f"mutant.{MUTANT}", "mutant-control", "judge.plan"}
 
 
@@ -630,68 +630,6 @@ class Guests(Judge):
     def test_soak_missing(self):
         self.soak("stress-ng rc=0", "")
         self.assertFails("patched.soak")
-
-    # -- instructions per call
-
-    def pay(self, path, more, *kernels):
-        """KERNELS' icount guests count MORE instructions a call of PATH."""
-        def edit(text):
-            def add(m):
-                return f"{path} calls={m.group(1)} ns={int(m.group(2)) + more * int(m.group(1))}"
-            return re.sub(rf"^{re.escape(path)} calls=(\d+) ns=(\d+)$", add, text, flags=re.M)
-        for kernel in kernels:
-            self.edit(kernel, "icount", edit)
-
-    PATCHED_BOOTS = ("icount-patched", "icount-patched-2")
-
-    def test_icount_boots_differ(self):
-        self.pay("getppid", 1, "icount-patched-2")
-        self.assertFails("icount.repeat")
-
-    def test_icount_not_counted(self):
-        """A guest that ran without -icount timed instead of counting."""
-        fixtures.replace_file(self.path("icount-patched-2", "accel"), "tcg\n")
-        self.assertFails("icount.repeat")
-        fixtures.replace_file(self.path("icount-patched", "accel"), "tcg\n")
-        self.assertFails("icount.repeat", "icount.refused")
-
-    def test_icount_path_missing(self):
-        self.edit("icount-patched-2", "icount",
-                  lambda t: re.sub(r"^lock-pi-contended .*\n", "", t, flags=re.M))
-        self.assertFails("icount.repeat")
-        self.edit("icount-patched", "icount", lambda t: re.sub(r"^pingpong .*\n", "", t, flags=re.M))
-        self.assertFails("icount.repeat", "icount.refused")
-
-    def test_icount_error_or_skip(self):
-        self.edit("icount-patched-2", "icount", lambda t: t + "error wake-private: FUTEX_WAKE: Bad address\n")
-        self.assertFails("icount.repeat")
-        self.edit("icount-patched", "icount", lambda t: t + "skip uring-futex: io_uring_setup: ENOSYS\n")
-        self.assertFails("icount.repeat", "icount.refused")
-
-    def test_icount_guest_missing(self):
-        shutil.rmtree(self.path("icount-patched"))
-        self.assertFails("icount.repeat", "icount.refused")
-
-    def test_icount_refused_wait_above_its_wake(self):
-        """Each refused wait with a REF in configs/icount-paths, made to cost
-        one more than its wake, yet less than on base, fails alone."""
-        ic = fixtures.parse_results.read_kernel(self.path("icount-patched"))["icount"]
-        figs = verdicts.compare_icount.figures(ic)
-        refs = {name: line["ref"] for name, line in verdicts.compare_icount.read_paths().items()
-                if line["series"] == verdicts.compare_icount.REFUSES and line["ref"]}
-        self.assertIn("wait-private", refs)
-        for path, ref in refs.items():
-            with self.subTest(path=path):
-                self.tearDown()
-                self.setUp()
-                self.pay(path, round(figs[ref] - figs[path]) + 1, *self.PATCHED_BOOTS)
-                self.assertFails("icount.refused")
-
-    def test_icount_refused_wait_zeroes_its_timer(self):
-        """FUTEX_WAIT as before its timer moved out of futex_wait(): 55 more
-        instructions, above the wake, though still far below base."""
-        self.pay("wait-private", 55, *self.PATCHED_BOOTS)
-        self.assertFails("icount.refused")
 
     def test_native_missing(self):
         shutil.rmtree(self.path("native-2"))
