@@ -8,7 +8,6 @@ read_kernel() parses results.txt once and returns everything in it: the
 other bin/ modules and bin/verdicts.py only read what it returns.
 """
 
-import copy
 import functools
 import os
 import re
@@ -630,25 +629,7 @@ TAP_SECTIONS = ("kselftest", "resize", "numarace", "firstrun")
 def read_kernel(d):
     """Everything one result folder D reported, from its results.txt."""
     text = _read(d, RESULTS)
-    console = _read(d, "console.log")
-    out = copy.deepcopy(_read_results(text or "", console is not None and "Linux version" in console))
-    dmesg = out.pop("dmesg")
-    out.update({
-        "dir": d,
-        # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; a native run: "native".
-        "accel": (_read(d, "accel") or "").strip(),
-        "badness": badness(console if console is not None else dmesg),
-    })
-    return out
-
-
-@functools.lru_cache(maxsize=64)
-def _read_results(text, console_booted):
-    """What read_kernel() reads from TEXT, a results.txt: the same text
-    gives the same data, parsed once (the judge's unit tests and its
-    mutation check judge the same folders thousands of times). Callers
-    get a copy."""
-    secs = parse_sections(text)
+    secs = parse_sections(text or "")
 
     def get(name):
         return section(secs, name)
@@ -656,11 +637,15 @@ def _read_results(text, console_booted):
     tap = [t for t in (get("kselftest"), get("resize")) if t is not None]
     ks = "".join(tap) if tap else None
     ff = get("failfutex")
+    console = _read(d, "console.log")
     machine = get("machine")
     out = {
+        "dir": d,
         "end": get("end"),
         "uname": (get("uname") or "").strip(),
         "cpus": (get("cpus") or "").strip(),
+        # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; a native run: "native".
+        "accel": (_read(d, "accel") or "").strip(),
         "machine": parse_machine(machine) if machine is not None else None,
         "skips": parse_skips(sections_named(secs, "skip")),
         "kselftest": _parsed(parse_kselftest, ks),
@@ -674,7 +659,7 @@ def _read_results(text, console_booted):
         "repeated": sorted({n for n, _ in secs if n not in REPEATED_SECTIONS
                             and sum(1 for x, _ in secs if x == n) > 1}),
         # A QEMU guest's console, with the kernel's own boot line.
-        "console_booted": console_booted,
+        "console_booted": console is not None and "Linux version" in console,
         # Each kselftest step's own TAP and what it planned to run.
         "taps": {name: parse_kselftest(body) for name, body in secs if name in TAP_SECTIONS},
         "plans": {name[5:]: parse_plan(body) for name, body in secs if name.startswith("plan ")},
@@ -691,10 +676,9 @@ def _read_results(text, console_booted):
         "soak": _parsed(parse_soak, get("soak")),
         "icount": _parsed(parse_icount, get("icount")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
+        "badness": badness(console if console is not None else get("dmesg")),
         "evidence": evidence_sections(secs),
         "evidence_all": {step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},
-        # Without a console (a native run), the kernel log the run saved.
-        "dmesg": get("dmesg"),
     }
     # A benchmark run killed for its time: what its threads were doing.
     for r in out["bench"]:
