@@ -116,6 +116,13 @@ stall_timeout()
 	esac
 }
 
+# An RCU stall panics the guest, which ends QEMU (panic=-1, -no-reboot): a
+# kernel that deadlocks leaves its CPUs spinning, every task that touches
+# the locks joins them, and the guest would otherwise run until
+# BOOT_TIMEOUT. The stall's report in the console is the evidence, and
+# any stall already fails the console's check.
+STALL_PANIC=sysctl.kernel.panic_on_rcu_stall=1
+
 # guest_start ACCEL: start QEMU in the background; its pid in $qpid. The
 # firmware's debug port (SeaBIOS writes to 0x402) goes to firmware.log:
 # output there shows that the vCPUs ran, whatever the kernel did then.
@@ -127,7 +134,7 @@ guest_start()
 	# shellcheck disable=SC2206,SC2054 # opts is a list of options; commas are QEMU's
 	cmd=(qemu-system-x86_64 $opts -m "$MEM"
 		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz"
-		-append "console=ttyS0 panic=-1 loglevel=6$(stall_timeout "$1") $(guest_plan)"
+		-append "console=ttyS0 panic=-1 $STALL_PANIC loglevel=6$(stall_timeout "$1") $(guest_plan)"
 		-display none -monitor none -no-reboot
 		-serial file:"$dir/console.log" -serial file:"$dir/results.txt"
 		-chardev file,id=fw,path="$dir/firmware.log"

@@ -809,11 +809,17 @@ def mutant_header(path):
 def check_mutant(name, kn, header):
     """One mutant: its guest completed, and a check its patch names as
     catching it (Caught-by:) failed, not skipped; or its patch says why it
-    cannot be caught here (Not-caught-here:) and names none."""
+    cannot be caught here (Not-caught-here:) and names none. A mutant that
+    deadlocks or crashes the kernel ends its guest early (bin/boot.sh
+    panics on an RCU stall): its console's report is the catch, where the
+    patch names the console."""
     key = f"mutant.{name}"
     if header is None:
         return verdict(key, False, f"mutant {name}: its patch is in tests/mutants/", "no such patch")
     incomplete = mutant_incomplete(kn)
+    if incomplete and "console" in header["caught_by"] and kn["badness"]:
+        return verdict(key, True, f"mutant {name} is caught by console: {kn['badness'][0]}"
+                       f" (its guest ended early: {incomplete})")
     if incomplete:
         return verdict(key, False, f"mutant {name}: its guest completed", incomplete)
     checks = mutant_checks(kn)

@@ -839,6 +839,40 @@ class Mutants(Judge):
         self.judge()
         self.assertIn("mutant-control", self.failing(), self.out)
 
+    def hung(self, name, header, console):
+        """NAME's guest ended before its end, after CONSOLE; its patch HEADER."""
+        self.only(name)
+        self.patch(name, header)
+        d = os.path.join(self.dir, name)
+        set_section(d, "end", None)
+        set_section(d, "kselftest", None)
+        fixtures.append_file(os.path.join(d, "console.log"), console)
+        self.judge()
+
+    STALL = "[ 85.0] rcu: INFO: rcu_sched self-detected stall on CPU\n[ 85.0] Call Trace:\n"
+
+    def test_hung_guest_caught_by_console(self):
+        self.hung(self.NAMES[0], "Caught-by: console\n", self.STALL)
+        self.assertEqual(self.failing(), [], self.out)
+        self.assertIn("is caught by console: [ 85.0] Call Trace: (its guest ended early: no end section", self.out)
+
+    def test_complete_guest_caught_by_console(self):
+        self.only(self.NAMES[0])
+        self.patch(self.NAMES[0], "Caught-by: console\n")
+        fixtures.append_file(os.path.join(self.dir, self.NAMES[0], "console.log"), self.STALL)
+        self.judge()
+        self.assertEqual(self.failing(), [], self.out)
+        self.assertIn("is caught by console: [ 85.0] Call Trace:\n", self.out)
+
+    def test_hung_guest_caught_only_by_console(self):
+        self.hung(self.NAMES[0], "Caught-by: waiters\n", self.STALL)
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[0]}"], self.out)
+        self.assertIn("its guest completed", self.out)
+
+    def test_hung_guest_with_a_clean_console(self):
+        self.hung(self.NAMES[0], "Caught-by: console\n", "[ 85.0] random: crng init done\n")
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[0]}"], self.out)
+
     def test_mutant_without_a_patch(self):
         shutil.copytree(self.control, os.path.join(self.dir, "0-no-such-mutant"))
         self.judge()
