@@ -108,7 +108,8 @@ guest_plan()
 # Under emulation with more vCPUs than host cores, a vCPU that holds a lock
 # may not run for seconds while others spin on it, even during boot, and
 # RCU reports that as a stall after its default 21 s. Allow 60 s there: a
-# kernel that really hangs still fails the guest's test timeouts.
+# kernel that really deadlocks is still reported, and stopped (below), a
+# minute into it.
 stall_timeout()
 {
 	case $1 in
