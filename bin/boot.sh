@@ -27,7 +27,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=accel.sh
 . "$(dirname "$0")/accel.sh"
-need qemu-system-x86_64 timeout
+need qemu-system-x86_64 timeout python3
 
 VCPUS=${VCPUS:-8}
 TOPOLOGY=${TOPOLOGY:-numa2}
@@ -124,6 +124,16 @@ stall_timeout()
 # any stall already fails the console's check.
 STALL_PANIC=sysctl.kernel.panic_on_rcu_stall=1
 
+# hung_panic: likewise, on a kernel that reports tasks blocked
+# uninterruptibly for two minutes (DETECT_HUNG_TASK, configs/debug.config),
+# a panic after the report: such a task cannot be killed, so the guest's
+# own deadlines may not end the run, and nothing would show why.
+hung_panic()
+{
+	! grep -q -x 'CONFIG_DETECT_HUNG_TASK=y' "$OUT/$name/config" 2>/dev/null ||
+		echo " sysctl.kernel.hung_task_panic=1"
+}
+
 # guest_start ACCEL: start QEMU in the background; its pid in $qpid. The
 # firmware's debug port (SeaBIOS writes to 0x402) goes to firmware.log:
 # output there shows that the vCPUs ran, whatever the kernel did then.
@@ -135,25 +145,53 @@ guest_start()
 	# shellcheck disable=SC2206,SC2054 # opts is a list of options; commas are QEMU's
 	cmd=(qemu-system-x86_64 $opts -m "$MEM"
 		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz"
-		-append "console=ttyS0 panic=-1 $STALL_PANIC loglevel=6$(stall_timeout "$1") $(guest_plan)"
-		-display none -monitor none -no-reboot
+		-append "console=ttyS0 panic=-1 $STALL_PANIC$(hung_panic) loglevel=6$(stall_timeout "$1") $(guest_plan)"
+		-display none -monitor unix:monitor.sock,server=on,wait=off -no-reboot
 		-serial file:"$dir/console.log" -serial file:"$dir/results.txt"
 		-chardev file,id=fw,path="$dir/firmware.log"
 		-device isa-debugcon,iobase=0x402,chardev=fw)
-	echo "${cmd[*]@Q}" >"$dir/qemu.cmd"
+	echo "cd ${dir@Q} && ${cmd[*]@Q}" >"$dir/qemu.cmd"
 	: >"$dir/console.log"
 	: >"$dir/results.txt"
 	: >"$dir/firmware.log"
-	timeout --foreground -k 10 "$BOOT_TIMEOUT" "${cmd[@]}" \
-		</dev/null >"$dir/qemu.log" 2>&1 &
+	# In DIR: the monitor's socket path, relative, stays within the
+	# length a unix socket's path may have.
+	(cd "$dir" && exec "${cmd[@]}") </dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
+	deadline &
+	wpid=$!
 }
 
-# guest_wait: wait for QEMU to end; its status in $rc.
+# deadline: BOOT_TIMEOUT seconds after the guest's start, record where
+# each of its vCPUs is (vcpus.txt) and stop QEMU. A guest still running
+# then has outlived every deadline of its own (guest/lib.sh), so its
+# kernel no longer runs the guest's programs, or QEMU is stuck. Its own
+# process, which guest_wait stops when QEMU ends first.
+deadline()
+{
+	local s
+
+	trap 'kill $s; exit 0' TERM
+	sleep "$BOOT_TIMEOUT" &
+	s=$!
+	wait $s
+	trap '' TERM
+	(cd "$dir" && "$TOP/bin/vcpus.py" monitor.sock "$OUT/$name/System.map") \
+		>"$dir/vcpus.txt" 2>&1 || true
+	kill "$qpid" 2>/dev/null || true
+	sleep 2
+	kill -9 "$qpid" 2>/dev/null || true
+}
+
+# guest_wait: wait for QEMU to end; its status in $rc, 124 when its
+# deadline stopped it.
 guest_wait()
 {
 	rc=0
 	wait "$qpid" || rc=$?
+	kill "$wpid" 2>/dev/null || true
+	wait "$wpid" 2>/dev/null || true
+	[ ! -e "$dir/vcpus.txt" ] || rc=124
 	qpid=
 }
 
@@ -211,9 +249,10 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 name=$1
 qpid=
+wpid=
 rc=0
 # Ctrl-C or a kill of this script ends its guest too.
-trap '[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true' EXIT
+trap '[ -z "$qpid" ] || kill "$qpid" "$wpid" 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 if [ "${ICOUNT:-}" = 1 ]; then
@@ -239,9 +278,10 @@ elif [ "$acc" = tcg ]; then
 	guest_wait
 fi
 echo "$acc" >"$dir/accel"
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+if [ "$rc" = 124 ]; then
 	tail -n 15 "$dir/console.log" >&2
-	die "boot: $name did not finish within ${BOOT_TIMEOUT}s (console: $dir/console.log)"
+	cat "$dir/vcpus.txt" >&2
+	die "boot: $name did not finish within ${BOOT_TIMEOUT}s (console: $dir/console.log, vCPUs: $dir/vcpus.txt)"
 fi
 [ "$rc" = 0 ] || die "boot: qemu failed for $name: $(tail -n 1 "$dir/qemu.log")"
 # The serial line turns each newline into CR LF.

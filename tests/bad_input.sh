@@ -91,7 +91,8 @@ b4_misses_a_patch()
 #		where /dev/kvm opens but no guest runs)
 #	firmware  the firmware prints, the kernel never does
 #	nohost	aborts at -cpu host
-#	hang	prints a console line, then nothing for ever
+#	hang	prints a console line, then nothing for ever; its monitor
+#		answers with the registers of tests/data/vcpus/
 #	exit	ends at once without a word
 fake_qemu()
 {
@@ -99,11 +100,12 @@ fake_qemu()
 	cat >"$1/qemu-system-x86_64" <<-EOS
 	#!/bin/bash
 	echo "\$*" >>"$1/calls"
-	kind=$3 serial=() paused= cpu= fw=/dev/null
+	kind=$3 serial=() paused= cpu= fw=/dev/null mon=
 	while [ \$# -gt 0 ]; do
 		case \$1 in
 		-accel)	case \$2 in kvm*) kind=$2 ;; esac; shift ;;
 		-cpu)	cpu=\$2; shift ;;
+		-monitor) mon=\${2#unix:}; mon=\${mon%%,*}; shift ;;
 		-serial) serial+=("\${2#file:}"); shift ;;
 		-chardev) fw=\${2##*path=}; shift ;;
 		-S)	paused=1 ;;
@@ -124,7 +126,8 @@ fake_qemu()
 	case \$kind in
 	works)	printf '==> end <==\\ndone\\n' >"\${serial[1]}" ;;
 	slow)	sleep 5; printf '==> end <==\\ndone\\n' >"\${serial[1]}" ;;
-	hang|silent|firmware) exec sleep 600 ;;
+	hang)	exec python3 "$TOP/tests/fake_monitor.py" "\$mon" "$TOP/tests/data/vcpus/registers.txt" ;;
+	silent|firmware) exec sleep 600 ;;
 	esac
 	EOS
 	chmod +x "$1/qemu-system-x86_64"
@@ -139,6 +142,7 @@ fake_boot()
 
 	mkdir -p "$tmp/build/out/k"
 	touch "$tmp/build/out/k/bzImage" "$tmp/build/out/initramfs.cpio.gz"
+	cp "$TOP/tests/data/vcpus/System.map" "$tmp/build/out/k/"
 	fake_qemu "$tmp/bin" "$2" "$3"
 	[ -f "$tmp/t0" ] || date +%s >"$tmp/t0"
 	shift 3
@@ -161,9 +165,21 @@ boot_fails()
 	return $rc
 }
 
+# A guest that outlives BOOT_TIMEOUT is stopped, and the error names
+# where its vCPUs were, which the output shows from QEMU's monitor.
 guest_hangs()
 {
-	boot_fails "did not finish within 3s" works hang ACCEL=tcg
+	local tmp rc=1
+
+	tmp=$(mktemp -d)
+	fails_with "did not finish within 3s (console: .*, vCPUs: $tmp/run/vcpus.txt)$" \
+		fake_boot "$tmp" works hang ACCEL=tcg >"$tmp/out" 2>&1 &&
+		grep -x 'CPU 1: read_hpet+0x89, read_hpet+0x89, read_hpet+0x89' "$tmp/out" &&
+		grep -x 'CPU 6: user, user, user' "$tmp/run/vcpus.txt" &&
+		! pgrep -f "fake_monitor.py monitor.sock" && rc=0
+	cat "$tmp/out"
+	rm -rf "$tmp"
+	return $rc
 }
 
 guest_dies_early()

@@ -45,9 +45,11 @@ not_ok()
 	[ -z "${2:-}" ] || echo "# $2"
 }
 
-# t NAME CMD...: one test; its output goes to a log, its last error line
-# into the report, and a comment line says how long it took and when it
-# ended.
+# t NAME CMD...: one test; its output goes to a log, and a comment line
+# says how long it took and when it ended. A failed one's first error line
+# goes into the report, and the last lines of its log after it, where a
+# guest that failed left its console's tail: a report read on another
+# machine (CI's) has its evidence.
 t()
 {
 	local name=$1 log t0=$SECONDS rc=0
@@ -58,6 +60,7 @@ t()
 		ok "$name"
 	else
 		not_ok "$name" "$(grep -m1 '^error:' "$log" || tail -n 1 "$log")"
+		tail -n 40 "$log" | sed 's/^/#   /'
 		rc=1
 	fi
 	echo "# $(progress "took $((SECONDS - t0)) s")"
@@ -161,7 +164,7 @@ t "a series that does not apply names the patch" series_does_not_apply || true
 [ -z "$(fixes_patches)" ] ||
 	t "a fix that does not apply names the patch" fix_does_not_apply || true
 t "a missing kernel is reported before booting" kernel_missing || true
-t "a hung guest is stopped at BOOT_TIMEOUT" guest_hangs || true
+t "a hung guest is stopped at BOOT_TIMEOUT, and its vCPUs are reported from QEMU's monitor" guest_hangs || true
 t "a guest that stops early is reported" guest_dies_early || true
 t "a KVM that runs no guest costs PROBE_TIMEOUT once, then TCG" kvm_silent_falls_back || true
 t "a KVM that refuses -cpu host means TCG at once" kvm_refused_falls_back || true

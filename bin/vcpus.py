@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Where each vCPU of a running guest is, from QEMU's monitor.
+
+Usage: bin/vcpus.py MONITOR SYSTEM_MAP [SAMPLES]
+
+bin/boot.sh runs this on a guest that is still running at its deadline,
+before it stops QEMU. MONITOR is the guest's monitor socket; SYSTEM_MAP
+the kernel's System.map. It asks the monitor for every vCPU's registers
+SAMPLES times (3), a second apart, and prints one line per vCPU: its
+instruction pointer in each sample, as the kernel's symbol+offset, "user"
+or "halted". A vCPU halted in every sample is idle; one at the same
+kernel symbols in every sample spins there. A monitor that does not
+answer means QEMU itself is stuck, and says so, exit status 1.
+"""
+
+import bisect
+import re
+import socket
+import sys
+import time
+
+PROMPT = b"(qemu) "
+TIMEOUT = 10
+CPU = re.compile(r"^CPU#(\d+)")
+RIP = re.compile(r"^RIP=([0-9a-f]+) .*CPL=(\d)(?: .*HLT=(\d))?")
+
+
+def read_map(path):
+    """The text symbols of System.map, as sorted (addresses, names)."""
+    syms = []
+    with open(path, encoding="ascii", errors="replace") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and fields[1] in "tTwW":
+                syms.append((int(fields[0], 16), fields[2]))
+    syms.sort()
+    return [a for a, _ in syms], [n for _, n in syms]
+
+
+def symbol(addrs, names, rip):
+    """RIP as name+0xoffset, or its address where no symbol precedes it."""
+    i = bisect.bisect_right(addrs, rip) - 1
+    if i < 0:
+        return f"{rip:#x}"
+    return f"{names[i]}+{rip - addrs[i]:#x}"
+
+
+def parse(text):
+    """{cpu: (rip, cpl, halted)} from the text of "info registers -a"."""
+    cpus = {}
+    cpu = None
+    for line in text.splitlines():
+        m = CPU.match(line)
+        if m:
+            cpu = int(m.group(1))
+            continue
+        m = RIP.match(line)
+        if m and cpu is not None:
+            cpus[cpu] = (int(m.group(1), 16), int(m.group(2)), m.group(3) == "1")
+    return cpus
+
+
+def where(state, addrs, names):
+    """One sample of one vCPU, in words."""
+    rip, cpl, halted = state
+    if halted:
+        return "halted"
+    if cpl != 0:
+        return "user"
+    return symbol(addrs, names, rip)
+
+
+class Monitor:
+    """QEMU's human monitor on a unix socket."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(TIMEOUT)
+        try:
+            self.sock.connect(path)
+            self.until_prompt()
+        except BaseException:
+            self.sock.close()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sock.close()
+
+    def until_prompt(self):
+        data = b""
+        while not data.endswith(PROMPT):
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise EOFError("the monitor closed")
+            data += chunk
+        return data[: -len(PROMPT)].decode(errors="replace").replace("\r", "")
+
+    def ask(self, command):
+        self.sock.sendall(command.encode() + b"\n")
+        return self.until_prompt()
+
+
+def report(samples, addrs, names):
+    """The lines to print: one per vCPU, its samples joined."""
+    cpus = sorted(set().union(*samples))
+    lines = []
+    for cpu in cpus:
+        seen = [where(s[cpu], addrs, names) if cpu in s else "?" for s in samples]
+        lines.append(f"CPU {cpu}: " + ", ".join(seen))
+    return lines
+
+
+def main(argv):
+    if len(argv) not in (3, 4):
+        sys.exit(__doc__.strip().splitlines()[2])
+    count = int(argv[3]) if len(argv) == 4 else 3
+    try:
+        addrs, names = read_map(argv[2])
+    except OSError as e:
+        print(f"vcpus: no symbols ({e}), addresses only")
+        addrs, names = [], []
+    samples = []
+    try:
+        with Monitor(argv[1]) as mon:
+            for i in range(count):
+                if i:
+                    time.sleep(1)
+                samples.append(parse(mon.ask("info registers -a")))
+    except (OSError, EOFError) as e:
+        print(f"vcpus: QEMU's monitor did not answer: {e}")
+        return 1
+    print(f"vcpus: {count} samples a second apart, each vCPU's instruction pointer")
+    for line in report(samples, addrs, names):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
