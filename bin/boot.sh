@@ -34,6 +34,8 @@ TOPOLOGY=${TOPOLOGY:-numa2}
 MEM=${MEM:-2048}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 
+# Absolute: QEMU and bin/vcpus.py run in the result folder.
+[ ! -d "$OUT" ] || OUT=$(cd "$OUT" && pwd)
 kernel=$OUT/${1:?kernel}/bzImage
 dir=${2:?result dir}
 steps=${3:?steps}
@@ -156,6 +158,7 @@ guest_start()
 	: >"$dir/firmware.log"
 	# In DIR: the monitor's socket path, relative, stays within the
 	# length a unix socket's path may have.
+	rm -f "$dir/vcpus.txt"
 	(cd "$dir" && exec "${cmd[@]}") </dev/null >"$dir/qemu.log" 2>&1 &
 	qpid=$!
 	deadline &
@@ -163,36 +166,48 @@ guest_start()
 }
 
 # deadline: BOOT_TIMEOUT seconds after the guest's start, record where
-# each of its vCPUs is (vcpus.txt) and stop QEMU. A guest still running
-# then has outlived every deadline of its own (guest/lib.sh), so its
-# kernel no longer runs the guest's programs, or QEMU is stuck. Its own
-# process, which guest_wait stops when QEMU ends first.
+# each of its vCPUs is (vcpus.txt), and end. A guest still running then
+# has outlived every deadline of its own (guest/lib.sh), so its kernel no
+# longer runs the guest's programs, or QEMU is stuck. Its own process,
+# which guest_wait stops when QEMU ends first; it never signals QEMU,
+# whose pid only this script, which reaps it, may use.
 deadline()
 {
-	local s
+	local s=
 
-	trap 'kill $s; exit 0' TERM
+	trap '[ -z "$s" ] || kill "$s" 2>/dev/null; exit 0' TERM INT HUP
 	sleep "$BOOT_TIMEOUT" &
 	s=$!
-	wait $s
-	trap '' TERM
+	wait "$s"
+	s=
+	trap - TERM INT HUP
 	(cd "$dir" && "$TOP/bin/vcpus.py" monitor.sock "$OUT/$name/System.map") \
 		>"$dir/vcpus.txt" 2>&1 || true
-	kill "$qpid" 2>/dev/null || true
-	sleep 2
-	kill -9 "$qpid" 2>/dev/null || true
 }
 
-# guest_wait: wait for QEMU to end; its status in $rc, 124 when its
-# deadline stopped it.
+# guest_wait: wait for QEMU to end, or for its deadline, which stops it;
+# QEMU's status in $rc, 124 when the deadline came first. Until QEMU is
+# reaped here, its pid cannot name another process.
 guest_wait()
 {
+	local first=
+
 	rc=0
-	wait "$qpid" || rc=$?
+	wait -n -p first "$qpid" "$wpid" || rc=$?
+	if [ "$first" = "$wpid" ]; then
+		wpid=
+		kill "$qpid" 2>/dev/null || true
+		sleep 2
+		kill -9 "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		qpid=
+		rc=124
+		return 0
+	fi
+	qpid=
 	kill "$wpid" 2>/dev/null || true
 	wait "$wpid" 2>/dev/null || true
-	[ ! -e "$dir/vcpus.txt" ] || rc=124
-	qpid=
+	wpid=
 }
 
 # guest_watch: wait until the console prints (0) or QEMU ends (1), or
@@ -252,7 +267,7 @@ qpid=
 wpid=
 rc=0
 # Ctrl-C or a kill of this script ends its guest too.
-trap '[ -z "$qpid" ] || kill "$qpid" "$wpid" 2>/dev/null || true' EXIT
+trap 'kill $qpid $wpid 2>/dev/null || true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 if [ "${ICOUNT:-}" = 1 ]; then

@@ -6,12 +6,14 @@ Usage: bin/vcpus.py MONITOR SYSTEM_MAP [SAMPLES]
 
 bin/boot.sh runs this on a guest that is still running at its deadline,
 before it stops QEMU. MONITOR is the guest's monitor socket; SYSTEM_MAP
-the kernel's System.map. It asks the monitor for every vCPU's registers
-SAMPLES times (3), a second apart, and prints one line per vCPU: its
-instruction pointer in each sample, as the kernel's symbol+offset, "user"
-or "halted". A vCPU halted in every sample is idle; one at the same
-kernel symbols in every sample spins there. A monitor that does not
-answer means QEMU itself is stuck, and says so, exit status 1.
+the kernel's System.map, whose addresses are the running kernel's: the
+harness's kernels are not relocatable (tinyconfig). It asks the monitor
+for every vCPU's registers SAMPLES times (3), a second apart, and prints
+one line per vCPU: its instruction pointer in each sample, as the
+kernel's symbol+offset, "user" or "halted". A vCPU halted in every
+sample is idle; one at the same kernel symbols in every sample spins
+there. A monitor that does not answer means QEMU itself is stuck, and
+says so, exit status 1.
 """
 
 import bisect
@@ -23,7 +25,8 @@ import time
 PROMPT = b"(qemu) "
 TIMEOUT = 10
 CPU = re.compile(r"^CPU#(\d+)")
-RIP = re.compile(r"^RIP=([0-9a-f]+) .*CPL=(\d)(?: .*HLT=(\d))?")
+# EIP where the vCPU is not in 64-bit mode (firmware, early boot).
+RIP = re.compile(r"^[ER]IP=([0-9a-f]+) .*CPL=(\d)(?: .*HLT=(\d))?")
 
 
 def read_map(path):
@@ -32,8 +35,11 @@ def read_map(path):
     with open(path, encoding="ascii", errors="replace") as f:
         for line in f:
             fields = line.split()
-            if len(fields) >= 3 and fields[1] in "tTwW":
-                syms.append((int(fields[0], 16), fields[2]))
+            if len(fields) >= 3 and fields[1] in ("t", "T", "w", "W"):
+                try:
+                    syms.append((int(fields[0], 16), fields[2]))
+                except ValueError:
+                    continue
     syms.sort()
     return [a for a, _ in syms], [n for _, n in syms]
 
