@@ -292,6 +292,24 @@ qemu_cmd_replays()
 	return $rc
 }
 
+# A kernel built to report hung tasks (configs/debug.config) boots with
+# the panic after that report; one built without it does not get the
+# setting, which it would not know.
+hung_task_panics()
+{
+	local tmp rc=1 arg=sysctl.kernel.hung_task_panic=1
+
+	tmp=$(mktemp -d)
+	if fake_boot "$tmp" works works ACCEL=tcg && ! grep -q "$arg" "$tmp/bin/calls"; then
+		echo "CONFIG_DETECT_HUNG_TASK=y" >"$tmp/build/out/k/config"
+		: >"$tmp/bin/calls"
+		fake_boot "$tmp" works works ACCEL=tcg && grep -q " $arg " "$tmp/bin/calls" && rc=0
+	fi
+	cat "$tmp/bin/calls"
+	rm -rf "$tmp"
+	return $rc
+}
+
 # A test that leaves a process in a session of its own holding the output
 # pipe, as a kselftest_harness test does when the runner's timeout kills
 # only the harness: guest/lib.sh's bounded() still ends it all at its

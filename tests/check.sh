@@ -174,6 +174,7 @@ t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced |
 t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_works || true
 t "bad settings are refused before any work, one line each" bad_settings || true
 t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
+t "a debug kernel that reports hung tasks boots with the panic after the report" hung_task_panics || true
 t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
