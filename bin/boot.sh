@@ -126,14 +126,24 @@ stall_timeout()
 # any stall already fails the console's check.
 STALL_PANIC=sysctl.kernel.panic_on_rcu_stall=1
 
-# hung_panic: likewise, on a kernel that reports tasks blocked
-# uninterruptibly for two minutes (DETECT_HUNG_TASK, configs/debug.config),
-# a panic after the report: such a task cannot be killed, so the guest's
-# own deadlines may not end the run, and nothing would show why.
-hung_panic()
+# What a kernel's own debug options need on its command line, a line each:
+# the option, then the argument. DETECT_HUNG_TASK (configs/debug.config):
+# like the stall, a panic after the report of a task blocked
+# uninterruptibly for two minutes; such a task cannot be killed, so the
+# guest's own deadlines may not end the run, and nothing would show why.
+# KASAN: every report, not only the first, so that one at boot does not
+# hide a later one in futex code (tests/mutants/i-*).
+DEBUG_ARGS="CONFIG_DETECT_HUNG_TASK sysctl.kernel.hung_task_panic=1
+CONFIG_KASAN kasan_multi_shot"
+
+# debug_args: the arguments of DEBUG_ARGS whose option the kernel has.
+debug_args()
 {
-	! grep -q -x 'CONFIG_DETECT_HUNG_TASK=y' "$OUT/$name/config" 2>/dev/null ||
-		echo " sysctl.kernel.hung_task_panic=1"
+	local opt arg
+
+	while read -r opt arg; do
+		! grep -q -x "$opt=y" "$OUT/$name/config" 2>/dev/null || echo -n " $arg"
+	done <<<"$DEBUG_ARGS"
 }
 
 # guest_start ACCEL: start QEMU in the background; its pid in $qpid. The
@@ -147,7 +157,7 @@ guest_start()
 	# shellcheck disable=SC2206,SC2054 # opts is a list of options; commas are QEMU's
 	cmd=(qemu-system-x86_64 $opts -m "$MEM"
 		-kernel "$kernel" -initrd "$OUT/initramfs.cpio.gz"
-		-append "console=ttyS0 panic=-1 $STALL_PANIC$(hung_panic) loglevel=6$(stall_timeout "$1") $(guest_plan)"
+		-append "console=ttyS0 panic=-1 $STALL_PANIC$(debug_args) loglevel=6$(stall_timeout "$1") $(guest_plan)"
 		-display none -monitor unix:monitor.sock,server=on,wait=off -no-reboot
 		-serial file:"$dir/console.log" -serial file:"$dir/results.txt"
 		-chardev file,id=fw,path="$dir/firmware.log"

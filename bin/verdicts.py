@@ -756,13 +756,26 @@ def mutant_incomplete(kn):
     return "; ".join(why) or None
 
 
-def mutant_checks(kn):
+def console_hits(kn, check):
+    """The console's flagged lines that CHECK counts: all of them for
+    "console", those that match the regular expression PATTERN for
+    "console:PATTERN" (a report that names the function the mutant breaks,
+    where the flavour may report elsewhere too); None for any other check."""
+    if check == "console":
+        return kn["badness"] or []
+    if check.startswith("console:"):
+        return [b for b in kn["badness"] or [] if re.search(check[len("console:"):], b)]
+    return None
+
+
+def mutant_checks(kn, named=()):
     """{check: None where it passed, else ("fail" or "skip", why)} for every
     check of the mutant scenario: "kselftest:PROGRAM" and
     "kselftest:PROGRAM:CASE" (the quick kselftests and futex_numa_race),
     "precheck" (a mismatched wait reached the bucket), "waiters" (a wake
-    after aborted waits saw a count, or a real waiter was not woken) and
-    "console". Judged on a guest that completed (mutant_incomplete())."""
+    after aborted waits saw a count, or a real waiter was not woken),
+    "console", and each "console:PATTERN" of NAMED. Judged on a guest that
+    completed (mutant_incomplete())."""
     out = {}
     where = os.path.basename(kn["dir"])
     for sec in ("kselftest", "numarace"):
@@ -785,6 +798,10 @@ def mutant_checks(kn):
     wait = [w for w in wait if w]
     out["waiters"] = ("fail", "; ".join(wait)) if wait else None
     out["console"] = ("fail", (kn["badness"] or ["console missing"])[0]) if kn["badness"] != [] else None
+    for c in named:
+        hits = console_hits(kn, c) if c != "console" else None
+        if hits is not None:
+            out[c] = ("fail", hits[0]) if hits else None
     return out
 
 
@@ -817,12 +834,13 @@ def check_mutant(name, kn, header):
     if header is None:
         return verdict(key, False, f"mutant {name}: its patch is in tests/mutants/", "no such patch")
     incomplete = mutant_incomplete(kn)
-    if incomplete and "console" in header["caught_by"] and kn["badness"]:
-        return verdict(key, True, f"mutant {name} is caught by console: {kn['badness'][0]}"
+    report = [(c, h[0]) for c in header["caught_by"] for h in [console_hits(kn, c)] if h]
+    if incomplete and report:
+        return verdict(key, True, f"mutant {name} is caught by {report[0][0]}: {report[0][1]}"
                        f" (its guest ended early: {incomplete})")
     if incomplete:
         return verdict(key, False, f"mutant {name}: its guest completed", incomplete)
-    checks = mutant_checks(kn)
+    checks = mutant_checks(kn, header["caught_by"])
     if header["not_caught"] and not header["caught_by"]:
         return skipped(key, f"mutant {name} survives", "not caught here: " + header["not_caught"])
     hit = [checks[c][1] for c in header["caught_by"] if checks.get(c) and checks[c][0] == "fail"]
@@ -839,8 +857,8 @@ def check_control(kn, headers):
     every check passed, every check a mutant names among them (a name that
     the control does not report is a typo, and fails)."""
     incomplete = mutant_incomplete(kn) if kn else "no control run"
-    checks = mutant_checks(kn) if kn and not incomplete else {}
     named = sorted({c for h in headers.values() if h for c in h["caught_by"]})
+    checks = mutant_checks(kn, named) if kn and not incomplete else {}
     unknown = [c for c in named if c not in checks]
     bad = [f"{c}: {v[1]}" for c, v in checks.items() if v]
     verdict("mutant-control", not incomplete and not unknown and not bad,

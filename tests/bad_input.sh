@@ -292,20 +292,85 @@ qemu_cmd_replays()
 	return $rc
 }
 
-# A kernel built to report hung tasks (configs/debug.config) boots with
-# the panic after that report; one built without it does not get the
-# setting, which it would not know.
-hung_task_panics()
+# A kernel's debug options bring their boot arguments (bin/boot.sh's
+# DEBUG_ARGS), and only to a kernel built with them, which alone knows
+# them: the panic after a hung task's report with DETECT_HUNG_TASK
+# (configs/debug.config), every KASAN report with KASAN.
+debug_args_follow_config()
 {
-	local tmp rc=1 arg=sysctl.kernel.hung_task_panic=1
+	local tmp rc=1 hung=sysctl.kernel.hung_task_panic=1 kasan=kasan_multi_shot
 
 	tmp=$(mktemp -d)
-	if fake_boot "$tmp" works works ACCEL=tcg && ! grep -q "$arg" "$tmp/bin/calls"; then
-		echo "CONFIG_DETECT_HUNG_TASK=y" >"$tmp/build/out/k/config"
-		: >"$tmp/bin/calls"
-		fake_boot "$tmp" works works ACCEL=tcg && grep -q " $arg " "$tmp/bin/calls" && rc=0
+	# calls: the boot's QEMU command lines, printed and then forgotten
+	calls() { fake_boot "$tmp" works works ACCEL=tcg && cat "$tmp/bin/calls" && rm "$tmp/bin/calls"; }
+	if calls | tee /dev/stderr | grep -q -e "$hung" -e "$kasan"; then
+		:
+	elif echo "CONFIG_DETECT_HUNG_TASK=y" >"$tmp/build/out/k/config" &&
+		calls | tee /dev/stderr | grep " $hung " | grep -v -q "$kasan" &&
+		echo "CONFIG_KASAN=y" >>"$tmp/build/out/k/config" &&
+		calls | tee /dev/stderr | grep " $hung " | grep -q " $kasan "; then
+		rc=0
 	fi
-	cat "$tmp/bin/calls"
+	rm -rf "$tmp"
+	return $rc
+}
+
+# cdef DIR HEADER NAME: the value of the C constant NAME (a macro or an
+# enumerator) that HEADER defines, by a program compiled in DIR.
+cdef()
+{
+	printf '#include <stdio.h>\n#include <%s>\nint main(void) { printf("%%d\\n", (int)(%s)); }\n' \
+		"$2" "$3" >"$1/cdef.c" &&
+		gcc -o "$1/cdef" "$1/cdef.c" && "$1/cdef"
+}
+
+# skips_every_case REASON CMD...: CMD, a kselftest_harness program, skips
+# every case of its plan, each with REASON.
+skips_every_case()
+{
+	local reason=$1 out plan
+
+	shift
+	out=$("$@" 2>&1) || true
+	echo "$out"
+	plan=$(echo "$out" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
+	[ -n "$plan" ] && [ "$plan" -gt 0 ] &&
+		[ "$(echo "$out" | grep -c -F -e "# SKIP $reason")" = "$plan" ] &&
+		[ "$(echo "$out" | grep -c '^ok [0-9]')" = "$plan" ]
+}
+
+# futex_io_uring on a kernel without io_uring, and on one whose io_uring
+# lacks the futex operations (before Linux 6.7; here IORING_REGISTER_PROBE
+# fails, which leaves it as unknown): every case skips and says why.
+# tests/deny.c makes this machine's kernel fail the calls.
+# no_futex_ops DENY... -- PROGRAM: PROGRAM skips every case for want of the
+# futex operations, under DENY; not checked where this machine's io_uring
+# already fails PROGRAM's io_uring_setup() (a container's seccomp profile).
+no_futex_ops()
+{
+	if "${@: -1}" 2>&1 | grep -q "# SKIP io_uring_setup: "; then
+		echo "io_uring_setup() fails here: the skip for want of futex operations is not checked"
+		return 0
+	fi
+	skips_every_case "io_uring has no IORING_OP_FUTEX_WAIT, _WAKE and _WAITV" "$@"
+}
+
+io_uring_missing_skips()
+{
+	local tmp rc=1 prog=$OUT/kselftest/futex/functional/futex_io_uring
+	local setup register probe enosys einval
+
+	tmp=$(mktemp -d)
+	if setup=$(cdef "$tmp" sys/syscall.h SYS_io_uring_setup) &&
+		register=$(cdef "$tmp" sys/syscall.h SYS_io_uring_register) &&
+		probe=$(cdef "$tmp" linux/io_uring.h IORING_REGISTER_PROBE) &&
+		enosys=$(cdef "$tmp" errno.h ENOSYS) && einval=$(cdef "$tmp" errno.h EINVAL) &&
+		gcc -O2 -Wall -o "$tmp/deny" "$TOP/tests/deny.c" &&
+		skips_every_case "io_uring_setup: $(perl -e '$! = shift; print "$!"' "$enosys")" \
+			"$tmp/deny" "$setup" "$enosys" -- "$prog" &&
+		no_futex_ops "$tmp/deny" "$register" "$einval" "$probe" -- "$prog"; then
+		rc=0
+	fi
 	rm -rf "$tmp"
 	return $rc
 }

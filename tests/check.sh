@@ -174,7 +174,7 @@ t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced |
 t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_works || true
 t "bad settings are refused before any work, one line each" bad_settings || true
 t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
-t "a debug kernel that reports hung tasks boots with the panic after the report" hung_task_panics || true
+t "a kernel's debug options bring their boot arguments, to it alone" debug_args_follow_config || true
 t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
@@ -236,6 +236,7 @@ stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
 rm -rf "$CHECK"/native-*
 t "native mode runs on this machine's kernel twice and compares the runs" native_runs || true
 t "the tools pack as one tarball" "$BIN/pack.sh" || true
+t "futex_io_uring skips every case, saying why, without io_uring or its futex operations" io_uring_missing_skips || true
 stage "initramfs is packed" "$BIN/initramfs.sh"
 stage "debug kernel with the stable patches alone boots and runs the tests of both" \
 	"$BIN/scenario.sh" check-stable "$CHECK/stable"

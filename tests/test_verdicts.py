@@ -873,6 +873,56 @@ class Mutants(Judge):
         self.hung(self.NAMES[0], "Caught-by: console\n", "[ 85.0] random: crng init done\n")
         self.assertEqual(self.failing(), [f"mutant.{self.NAMES[0]}"], self.out)
 
+    KASAN_AT_BOOT = "[    0.0036] BUG: KASAN: wild-memory-access in rcu_is_watching+0x21/0x40\n"
+    KASAN_IN_FUTEX = "[   31.2] BUG: KASAN: slab-use-after-free in futex_private_hash_put+0x3c/0x80\n"
+
+    def freed_while_held(self):
+        """The header of mutant (i), whose report must name a futex function."""
+        path = os.path.join(verdicts.MUTANTS, "i-old-hash-freed-while-held.patch")
+        with open(path) as f:
+            return "".join(line for line in f if line.startswith(("Caught-by:", "Flavour:")))
+
+    def reported(self, console, hung=False):
+        name = self.NAMES[1]
+        if hung:
+            self.hung(name, self.freed_while_held(), console)
+        else:
+            self.only(name)
+            self.patch(name, self.freed_while_held())
+            fixtures.append_file(os.path.join(self.dir, name, "console.log"), console)
+            self.judge()
+
+    def test_report_elsewhere_is_no_catch(self):
+        self.reported(self.KASAN_AT_BOOT)
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
+        self.assertIn("failed instead: console", self.out)
+
+    def test_report_in_futex_code_is_the_catch(self):
+        self.reported(self.KASAN_AT_BOOT + self.KASAN_IN_FUTEX)
+        self.assertEqual(self.failing(), [], self.out)
+        self.assertIn("use-after-free in futex_private_hash_put", self.out)
+
+    def test_hung_guest_with_a_report_elsewhere(self):
+        self.reported(self.KASAN_AT_BOOT, hung=True)
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
+        self.assertIn("its guest completed", self.out)
+
+    def test_hung_guest_with_a_report_in_futex_code(self):
+        self.reported(self.KASAN_IN_FUTEX, hung=True)
+        self.assertEqual(self.failing(), [], self.out)
+        self.assertIn("is caught by console:KASAN: ", self.out)
+
+    def test_control_with_the_named_report(self):
+        """The control knows a console:PATTERN check, and fails it."""
+        self.only(self.NAMES[1])
+        self.patch(self.NAMES[1], self.freed_while_held())
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
+        fixtures.append_file(os.path.join(self.control, "console.log"), self.KASAN_IN_FUTEX)
+        self.judge()
+        self.assertIn("mutant-control", self.failing(), self.out)
+        self.assertIn("console:KASAN: .*use-after-free in _*futex: [   31.2] BUG", self.out)
+
     def test_mutant_without_a_patch(self):
         shutil.copytree(self.control, os.path.join(self.dir, "0-no-such-mutant"))
         self.judge()
@@ -911,6 +961,9 @@ class Mutants(Judge):
         for name in os.listdir(verdicts.MUTANTS):
             h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, name))
             self.assertTrue(h["caught_by"] or h["not_caught"], name)
+            for c in h["caught_by"]:
+                if c.startswith("console:"):
+                    re.compile(c[len("console:"):])
 
 
 class PerGuest(Judge):
