@@ -140,14 +140,21 @@ sanitize: tools initramfs
 
 # The patched kernel once per deliberate bug of tests/mutants/ (MUTANTS
 # picks some), each booted with the quick futex kselftests and the guest
-# checks, and once unmutated in the same scenario (the control); every
+# checks, and once unmutated in the same scenario (the control), also in
+# each flavour that a mutant is built in (its Flavour: line); every
 # mutant must be caught by the check its patch names (Caught-by:), or its
-# patch says why it cannot be here (Not-caught-here:), and the control
+# patch says why it cannot be here (Not-caught-here:), and the controls
 # must pass every check. make check runs one of them, and the control.
 MUTANTS ?= $(basename $(notdir $(wildcard tests/mutants/*.patch)))
+MUTANT_FLAVOURS = $(sort $(foreach m,$(MUTANTS),$(shell sed -n '/^diff --git/q; s/^Flavour: //p' tests/mutants/$(m).patch)))
 mutants: tools initramfs
 	bin/build.sh patched build/tree futex
 	bin/scenario.sh mutant $(RUN_DIR)/mutant-control patched
+	for f in $(MUTANT_FLAVOURS); do \
+		bin/build.sh patched-$$f build/tree $$f && \
+		bin/scenario.sh mutant $(RUN_DIR)/mutant-control-$$f patched-$$f || \
+			echo "error: the $$f control: no complete guest run, judged below"; \
+	done
 	for m in $(MUTANTS); do \
 		bin/mutant.sh $$m $(RUN_DIR)/mutants/$$m || \
 			echo "error: mutant $$m: no complete guest run, judged below"; \

@@ -807,19 +807,22 @@ def mutant_checks(kn, named=()):
 
 def mutant_header(path):
     """A mutant patch's machine-read lines: {"caught_by": [checks],
-    "not_caught": why or None}; None where there is no such patch."""
+    "not_caught": why or None, "flavour": the kernel flavour it is built in,
+    or None for the plain one}; None where there is no such patch."""
     if not os.path.isfile(path):
         return None
-    caught, why = [], None
+    caught, why, flavour = [], None, None
     with open(path) as f:
         for line in f:
             if line.startswith("Caught-by:"):
                 caught.append(line.split(":", 1)[1].strip())
             elif line.startswith("Not-caught-here:"):
                 why = line.split(":", 1)[1].strip()
+            elif line.startswith("Flavour:"):
+                flavour = line.split(":", 1)[1].strip()
             elif line.startswith("diff --git"):
                 break
-    return {"caught_by": caught, "not_caught": why}
+    return {"caught_by": caught, "not_caught": why, "flavour": flavour}
 
 
 @keys("mutant.{name}")
@@ -851,31 +854,54 @@ def check_mutant(name, kn, header):
             if header["caught_by"] else "its patch names no Caught-by: check")
 
 
-@keys("mutant-control")
-def check_control(kn, headers):
-    """The unmutated kernel in the mutant scenario: the guest completed and
-    every check passed, every check a mutant names among them (a name that
+def control_verdict(key, what, kn, named):
+    """KEY: the unmutated kernel WHAT in the mutant scenario, KN: the guest
+    completed and every check passed, each of NAMED among them (a name that
     the control does not report is a typo, and fails)."""
     incomplete = mutant_incomplete(kn) if kn else "no control run"
-    named = sorted({c for h in headers.values() if h for c in h["caught_by"]})
+    named = sorted(named)
     checks = mutant_checks(kn, named) if kn and not incomplete else {}
     unknown = [c for c in named if c not in checks]
     bad = [f"{c}: {v[1]}" for c, v in checks.items() if v]
-    verdict("mutant-control", not incomplete and not unknown and not bad,
-            f"mutant control: the unmutated kernel completes and passes all {len(checks)} checks, "
+    verdict(key, not incomplete and not unknown and not bad,
+            f"mutant control: the unmutated {what} completes and passes all {len(checks)} checks, "
             f"the {len(named)} the mutants name among them",
             incomplete or "; ".join(bad[:5] + [f"{c}: not reported" for c in unknown]))
 
 
+@keys("mutant-control")
+def check_control(kn, headers):
+    """The unmutated kernel, as the mutants without a Flavour: line are
+    built, passes every check that any mutant names."""
+    control_verdict("mutant-control", "kernel", kn,
+                    {c for h in headers.values() if h for c in h["caught_by"]})
+
+
+@keys("mutant-control.{name}")
+def check_flavour_control(flavour, kn, headers):
+    """The unmutated kernel of a flavour that a mutant's patch names
+    (Flavour:), which its checks may only catch there (a KASAN report), passes
+    every check that the mutants of that flavour name: a report that the
+    series itself causes is no catch."""
+    control_verdict(f"mutant-control.{flavour}", f"{flavour} kernel", kn,
+                    {c for h in headers.values() if h and h["flavour"] == flavour for c in h["caught_by"]})
+
+
+def mutant_flavours(headers):
+    return sorted({h["flavour"] for h in headers.values() if h and h["flavour"]})
+
+
 def mutant_plan(d):
     names = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    headers = {name: mutant_header(os.path.join(MUTANTS, name + ".patch")) for name in names}
     return names, ["mutants.ran"] + [x for n in names for x in planned(check_mutant, n)] + \
-        planned(check_control)
+        planned(check_control) + [x for f in mutant_flavours(headers) for x in planned(check_flavour_control, f)]
 
 
 def check_mutants(d, control):
     """Every mutant of DIR is caught by the check its patch names, and the
-    unmutated CONTROL passes every check."""
+    unmutated CONTROL passes every check; so does CONTROL-FLAVOUR, the
+    unmutated kernel of each flavour that a mutant names."""
     names, _ = mutant_plan(d)
     headers = {name: mutant_header(os.path.join(MUTANTS, name + ".patch")) for name in names}
     verdict("mutants.ran", any(h and h["caught_by"] for h in headers.values()),
@@ -886,6 +912,9 @@ def check_mutants(d, control):
     check_control(parse_results.read_kernel(control) if os.path.isdir(control) else None,
                   headers or {n[:-6]: mutant_header(os.path.join(MUTANTS, n))
                               for n in sorted(os.listdir(MUTANTS)) if n.endswith(".patch")})
+    for f in mutant_flavours(headers):
+        path = f"{os.path.normpath(control)}-{f}"
+        check_flavour_control(f, parse_results.read_kernel(path) if os.path.isdir(path) else None, headers)
 
 
 # -- The modes.

@@ -882,8 +882,12 @@ class Mutants(Judge):
         with open(path) as f:
             return "".join(line for line in f if line.startswith(("Caught-by:", "Flavour:")))
 
-    def reported(self, console, hung=False):
+    def reported(self, console, hung=False, kasan_control=True):
+        """Mutant (i)'s header on NAMES[1], whose console gets CONSOLE; the
+        control of its flavour a copy of the plain one's."""
         name = self.NAMES[1]
+        if kasan_control:
+            shutil.copytree(self.control, self.control + "-kasan")
         if hung:
             self.hung(name, self.freed_while_held(), console)
         else:
@@ -912,16 +916,36 @@ class Mutants(Judge):
         self.assertEqual(self.failing(), [], self.out)
         self.assertIn("is caught by console:KASAN: ", self.out)
 
-    def test_control_with_the_named_report(self):
-        """The control knows a console:PATTERN check, and fails it."""
-        self.only(self.NAMES[1])
-        self.patch(self.NAMES[1], self.freed_while_held())
+    def test_flavour_control_with_the_named_report(self):
+        """The kasan control knows a console:PATTERN check, and fails it;
+        the plain control does not judge the kasan mutant's check."""
+        self.reported(self.KASAN_IN_FUTEX)
+        self.assertEqual(self.failing(), [], self.out)
+        fixtures.append_file(os.path.join(self.control + "-kasan", "console.log"), self.KASAN_IN_FUTEX)
         self.judge()
-        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
-        fixtures.append_file(os.path.join(self.control, "console.log"), self.KASAN_IN_FUTEX)
-        self.judge()
-        self.assertIn("mutant-control", self.failing(), self.out)
+        self.assertEqual(self.failing(), ["mutant-control.kasan"], self.out)
         self.assertIn("console:KASAN: .*use-after-free in _*futex: [   31.2] BUG", self.out)
+        self.assertIn("ok mutant control: the unmutated kernel completes", self.out)
+
+    def test_flavour_control_missing(self):
+        self.reported(self.KASAN_IN_FUTEX, kasan_control=False)
+        self.assertEqual(self.failing(), ["mutant-control.kasan"], self.out)
+        self.assertIn("no control run", self.out)
+
+    def test_flavour_control_incomplete(self):
+        self.reported(self.KASAN_IN_FUTEX)
+        set_section(self.control + "-kasan", "end", None)
+        self.judge()
+        self.assertEqual(self.failing(), ["mutant-control.kasan"], self.out)
+
+    def test_plain_control_names_every_check(self):
+        """A typo in a flavour mutant's check fails the plain control too."""
+        self.only(self.NAMES[1])
+        self.patch(self.NAMES[1], "Flavour: kasan\nCaught-by: waiterz\n")
+        shutil.copytree(self.control, self.control + "-kasan")
+        self.judge()
+        self.assertEqual(self.failing(), ["mutant-control", "mutant-control.kasan",
+                                          f"mutant.{self.NAMES[1]}"], self.out)
 
     def test_mutant_without_a_patch(self):
         shutil.copytree(self.control, os.path.join(self.dir, "0-no-such-mutant"))
@@ -958,6 +982,9 @@ class Mutants(Judge):
         self.assertEqual(h["caught_by"], ["kselftest:futex_hash_resize:global.resize_loses_no_wakeup",
                                           "kselftest:futex_hash_resize:global.resize_moves_every_waiter"])
         self.assertIsNone(h["not_caught"])
+        self.assertIsNone(h["flavour"])
+        h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, "i-old-hash-freed-while-held.patch"))
+        self.assertEqual(h["flavour"], "kasan")
         for name in os.listdir(verdicts.MUTANTS):
             h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, name))
             self.assertTrue(h["caught_by"] or h["not_caught"], name)
