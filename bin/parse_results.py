@@ -340,7 +340,8 @@ def parse_resizebench(text, hist="", retry=""):
     """futex_resize_bench lines, the kprobe histogram of reference states
     (section "resizebench refstate", as tracefs prints it) and the line of
     its retry mode (section "resizebench retry") ->
-    {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s}],
+    {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s,
+               ops_during (None for a ramp)}],
      "refstate": {state: hits},
      "retry": {threads, cpus, slots, before, done, seconds} or None}."""
     out = {"runs": [], "refstate": {int(s): int(n) for s, n in _HIST.findall(hist or "")},
@@ -357,7 +358,8 @@ def parse_resizebench(text, hist="", retry=""):
             out["runs"].append({"mode": kv["mode"], "threads": int(kv["threads"]),
                                 "cpus": int(kv["cpus"]), "slots": int(kv["slots"]),
                                 "done": kv["done"] == "1", "seconds": float(kv["seconds"]),
-                                "ops_per_s": float(kv["ops_per_s"])})
+                                "ops_per_s": float(kv["ops_per_s"]),
+                                "ops_during": float(kv["ops_during"]) if "ops_during" in kv else None})
     return out
 
 

@@ -130,7 +130,8 @@ def resize_pair_lines(pair):
                  "| base | patched | patched/base |", "|---|---|---|---|"]
     for r in pair["bench"]:
         what = (f"ramp to {r['threads']} threads: time to {r['slots']} slots" if r["mode"] == "ramp"
-                else f"SET_SLOTS({r['slots']}) with {r['threads']} threads running")
+                else f"SET_SLOTS({r['slots']}){', a shrink,' if r['mode'] == 'shrink' else ''} "
+                     f"with {r['threads']} threads running")
         lines.append(f"| {what} | {secs(r['base'])} | {secs(r['patched'])} | |")
         ratio = f"{r['ops_ratio']:.2f}x" if r["ops_ratio"] is not None else ""
         lines.append(f"| then ops/s, {r['threads']} threads | {_ops(r['base'])} | {_ops(r['patched'])} "

@@ -3,7 +3,7 @@
  * futex_resize_bench - how long a private futex hash replacement takes
  * under load, and what the load gets done meanwhile.
  *
- * Usage: futex_resize_bench ramp|set|retry THREADS SECONDS [TRIGGER]
+ * Usage: futex_resize_bench ramp|set|shrink|retry THREADS SECONDS [TRIGGER]
  *
  * The load: THREADS threads issue FUTEX_WAKE_PRIVATE on their own word,
  * nobody waiting, each from the moment it exists (no start barrier), as in
@@ -16,7 +16,11 @@
  *		PR_FUTEX_HASH_SET_SLOTS(256) takes, from the creation of the
  *		thread that issues it until the main thread sees it returned,
  *		and how long the call itself took in that thread (syscall=),
- *		then ops/s over SECONDS.
+ *		then ops/s over SECONDS; ops_during= is the load's ops/s
+ *		while the call was in flight (until the deadline if it never
+ *		returned).
+ *   shrink	the same for PR_FUTEX_HASH_SET_SLOTS(16), once the hash was
+ *		set to 256 slots before the threads were created.
  *   retry	create the threads, let them run for SECONDS, then pause them
  *		(no futex operation, no reference held) and, RETRY_AFTER_S
  *		later, create one more thread, which asks for the automatic
@@ -57,6 +61,7 @@
 /* Longer than the kernel's backoff after an abandoned replacement (HZ). */
 #define RETRY_AFTER_S	2
 #define SET_SLOTS	256
+#define SHRINK_SLOTS	16
 
 /* One futex word and its thread's operation count per cache line. */
 struct word {
@@ -93,13 +98,14 @@ static void *load(void *arg)
 }
 
 static double set_call;
+static int set_to;
 
 static void *set_slots(void *arg)
 {
 	double t = now();
 
 	(void)arg;
-	prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, SET_SLOTS, 0, 0);
+	prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, set_to, 0, 0);
 	set_call = now() - t;
 	atomic_store(&set_done, (long long)(now() * 1e9));
 	return NULL;
@@ -201,17 +207,28 @@ static int retry(int n, int secs)
 
 int main(int argc, char **argv)
 {
-	double start, took, steady;
+	double start, took, steady, during = 0;
 	pthread_t *t, setter;
 	long before;
 	int i, n, secs, ramp;
 
 	if ((argc != 4 && argc != 5) ||
-	    (strcmp(argv[1], "ramp") && strcmp(argv[1], "set") && strcmp(argv[1], "retry"))) {
-		fprintf(stderr, "usage: %s ramp|set|retry THREADS SECONDS [TRIGGER]\n", argv[0]);
+	    (strcmp(argv[1], "ramp") && strcmp(argv[1], "set") && strcmp(argv[1], "shrink") &&
+	     strcmp(argv[1], "retry"))) {
+		fprintf(stderr, "usage: %s ramp|set|shrink|retry THREADS SECONDS [TRIGGER]\n",
+			argv[0]);
 		return 2;
 	}
 	ramp = !strcmp(argv[1], "ramp");
+	set_to = SET_SLOTS;
+	if (!strcmp(argv[1], "shrink")) {
+		/* Nothing runs yet: this replacement completes on any kernel. */
+		if (prctl(PR_FUTEX_HASH, PR_FUTEX_HASH_SET_SLOTS, SET_SLOTS, 0, 0)) {
+			perror("PR_FUTEX_HASH_SET_SLOTS");
+			return 1;
+		}
+		set_to = SHRINK_SLOTS;
+	}
 	n = atoi(argv[2]);
 	secs = atoi(argv[3]);
 	words = aligned_alloc(64, n * sizeof(*words));
@@ -240,11 +257,13 @@ int main(int argc, char **argv)
 	} else {
 		while (atomic_load(&running) < n)
 			usleep(1000);
+		before = total_ops(n);
 		start = now();
 		if (pthread_create(&setter, NULL, set_slots, NULL))
 			return 1;
 		took = wait_for(set_returned, start);
-		want = SET_SLOTS;
+		during = (total_ops(n) - before) / (now() - start);
+		want = set_to;
 	}
 
 	/* Steady state: the load's throughput after the replacement. */
@@ -265,7 +284,7 @@ int main(int argc, char **argv)
 	       argv[1], n, sysconf(_SC_NPROCESSORS_ONLN), want, took >= 0,
 	       took >= 0 ? took : DEADLINE_S, before / steady);
 	if (!ramp)
-		printf(" syscall=%.4f", set_call);
+		printf(" syscall=%.4f ops_during=%.0f", set_call, during);
 	printf("\n");
 	return 0;
 }

@@ -153,6 +153,17 @@ class ParseOther(unittest.TestCase):
         self.assertEqual(render_md._share(r["refstate"]), "99.00% of 1,000")
         self.assertIsNone(r["retry"])
 
+    def test_resizebench_shrink(self):
+        text = ("mode=shrink threads=64 cpus=8 slots=16 done=1 seconds=0.1250 ops_per_s=900 "
+                "syscall=0.0004 ops_during=800\n")
+        run = parse_results.parse_resizebench(text)["runs"][0]
+        self.assertEqual((run["mode"], run["slots"], run["seconds"], run["ops_during"]),
+                         ("shrink", 16, 0.125, 800.0))
+        self.assertEqual(render_md.resize_pair_lines({"cpus": 8, "bench": [
+            {"mode": "shrink", "threads": 64, "slots": 16, "base": None, "patched": run, "ops_ratio": None}],
+            "tests": [], "refstate": {"base": {}, "patched": {}}})[3],
+            "| SET_SLOTS(16), a shrink, with 64 threads running | - | 0.125 s | |")
+
     def test_resizebench_retry(self):
         retry = "mode=retry threads=64 cpus=8 slots=32 before=16 done=1 seconds=0.3125\n"
         r = parse_results.parse_resizebench("", None, retry)
