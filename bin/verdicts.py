@@ -888,6 +888,7 @@ def check_flavour_control(flavour, kn, headers):
 
 
 def mutant_flavours(headers):
+    """The kernel flavours that the mutants' patches name (Flavour:)."""
     return sorted({h["flavour"] for h in headers.values() if h and h["flavour"]})
 
 
