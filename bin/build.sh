@@ -6,8 +6,10 @@
 # Usage: bin/build.sh NAME WORKTREE FLAVOUR
 #	NAME	 output folder: $OUT/NAME/{bzImage,config,System.map}
 #	FLAVOUR	 "futex" (configs/futex.config), "debug" (plus debug.config),
-#		 "kasan" (plus debug.config and kasan.config) or "kcsan"
-#		 (futex.config and kcsan.config)
+#		 "kasan" (plus debug.config and kasan.config), "kcsan"
+#		 (futex.config and kcsan.config), or "small" (futex.config and
+#		 small.config: kernel/futex/ alone, with W=1 and kernel-doc of
+#		 all its files, no kernel image and nothing in $OUT)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,18 +22,24 @@ fragments()
 	debug)	echo "$CONFIGS/futex.config $CONFIGS/debug.config" ;;
 	kasan)	echo "$CONFIGS/futex.config $CONFIGS/debug.config $CONFIGS/kasan.config" ;;
 	kcsan)	echo "$CONFIGS/futex.config $CONFIGS/kcsan.config" ;;
+	small)	echo "$CONFIGS/futex.config $CONFIGS/small.config" ;;
 	*)	die "build: unknown flavour '$1'" ;;
 	esac
 }
 
 # dropped OBJ FRAGMENTS...: the fragment lines that did not survive into
-# OBJ/.config (an option whose dependencies the fragments lack).
+# OBJ/.config (an option whose dependencies the fragments lack); of an
+# option that several fragments set, the last one's line, as
+# merge_config.sh keeps it.
 dropped()
 {
 	local obj=$1 line sym
 
 	shift
 	grep -h -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$@" |
+	awk '{ sym = $0; sub(/^# /, "", sym); sub(/[= ].*/, "", sym)
+	       if (!(sym in line)) order[n++] = sym; line[sym] = $0 }
+	     END { for (i = 0; i < n; i++) print line[order[i]] }' |
 	while IFS= read -r line; do
 		case $line in
 		*=n)	sym=${line%%=*}
@@ -66,20 +74,26 @@ configure()
 	echo "$sum" >"$obj/.fragments"
 }
 
-# kbuild SRC FLAVOUR LABEL: build bzImage; print the last lines on failure.
+# kbuild SRC FLAVOUR LABEL: build bzImage (kernel/futex/ alone for flavour
+# small); print the last lines on failure.
 kbuild()
 {
-	local src=$1 obj=$1/.obj/$2 log
+	local src=$1 obj=$1/.obj/$2 log target=bzImage
 
+	[ "$2" != small ] || target="W=1 kernel/futex/"
 	configure "$obj" "$src" "$2"
 	log=$obj/build.log
-	if ! make -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" bzImage >"$log" 2>&1; then
+	# shellcheck disable=SC2086 # the target's words
+	if ! make -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" $target >"$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		die "build: $3 does not build (full log: $log)"
 	fi
+	# kernel-doc of every file, as W=1 checks only the files it compiles.
+	[ "$2" != small ] ||
+		(cd "$src" && scripts/kernel-doc -none kernel/futex/*.[ch]) >>"$log" 2>&1
 	# New warnings in the code the series touches count as failures.
-	if grep -E '(^|/)kernel/futex/[^:]+:[0-9]+:[0-9]+: warning:' "$log" >&2; then
-		die "build: $3 adds compiler warnings in kernel/futex (full log: $log)"
+	if grep -E '(^|[ /])kernel/futex/[^:]+:[0-9]+(:[0-9]+: warning:| )' "$log" >&2; then
+		die "build: $3 adds warnings in kernel/futex, of the compiler or kernel-doc (full log: $log)"
 	fi
 }
 
@@ -92,6 +106,7 @@ build_one()
 
 	progress "build: $name kernel ($flavour config, $(git -C "$src" describe --always HEAD))"
 	kbuild "$src" "$flavour" "$name"
+	[ "$flavour" != small ] || return 0
 	mkdir -p "$OUT/$name"
 	cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$OUT/$name/"
 	cp "$obj/.config" "$OUT/$name/config"
