@@ -27,9 +27,9 @@
  *		size again; report the size before the pause and the time from
  *		that creation until the size is reached, the main thread
  *		issuing one FUTEX_WAKE_PRIVATE per poll (the operation that
- *		installs a replacement that is ready). A replacement that the
- *		kernel gave up under the load must be started again then, and
- *		complete.
+ *		installs a replacement that is ready). A kernel that leaves
+ *		no automatic replacement pending under the load reports the
+ *		automatic size before the pause already.
  *
  * TRIGGER, a tracefs trigger file holding the paused hist trigger
  * "hist:keys=state", is resumed for the SECONDS of steady state only.
@@ -58,7 +58,7 @@
 #endif
 
 #define DEADLINE_S	10.0
-/* Longer than the kernel's backoff after an abandoned replacement (HZ). */
+/* The pause before the thread that asks for the automatic size again */
 #define RETRY_AFTER_S	2
 #define SET_SLOTS	256
 #define SHRINK_SLOTS	16

@@ -6,11 +6,10 @@
 # that use futexes from the moment they exist, how the private hash
 # references were counted, from a histogram of the state that
 # futex_private_hash_put() finds as the references are dropped (0
-# FR_PERCPU, 1 FR_ATOMIC, 2 FR_DRAIN, 3 FR_STALLED where the kernel has
-# them): every reference taken is dropped there, and unlike futex_ref_get()
-# it is out of line on every kernel. On 7.3.4 the replacement that the ramp
-# asks for never drains and nearly every reference is FR_ATOMIC. Then
-# whether that replacement completes once the load pauses.
+# FR_PERCPU, 1 FR_ATOMIC): every reference taken is dropped there, and
+# unlike futex_ref_get() it is out of line on every kernel. On 7.3.4 the
+# replacement that the ramp asks for never drains and nearly every
+# reference is FR_ATOMIC. Then the hash's size under the load.
 set -u
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -32,9 +31,9 @@ histogram()
 }
 
 histogram
-# The replacement that the ramp left pending (7.3.4 with the stable fix
-# abandons it under the load) completes once the load pauses and another
-# thread asks for it again.
+# The size the hash has under the load after the ramp, and whether a
+# replacement that the ramp left pending (7.3.4's) completes once the load
+# pauses and another thread asks for it again.
 log "refstate: the ramp's replacement after the load pauses"
 "$GUEST_BIN/futex_resize_bench" retry $RAMP_THREADS "$bench_secs" 2>&1 |
 	section "resizebench retry"
