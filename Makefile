@@ -11,7 +11,12 @@
 #		slower or a path pays more instructions than
 #		configs/icount-paths allows (bin/compare.py
 #		--fail-on-regression)
-#   make check	the tests (what .ci/run runs)
+#   make selftest	the harness's own tests: unit tests, the judge's
+#		mutation check, shellcheck, bad input against fakes; no
+#		kernel, a few minutes
+#   make check	make selftest, then the series' tests: a debug kernel
+#		at every patch, guests booted and judged (what .ci/run
+#		runs)
 #   make native	the same measurements on this machine's own kernel, as
 #		root, into results/native-<release>-<date>/
 #   make compare	compare two result folders, QEMU or native:
@@ -55,7 +60,7 @@ MANY_VCPUS ?= 32
 # After the default: an export before it would define it, empty.
 export MANY_VCPUS
 
-.PHONY: all run check native cost icount pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run selftest check native cost icount pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -113,7 +118,10 @@ pack: tools
 run: boot
 	bin/compare.py --fail-on-regression $(RUN_DIR)
 
-check:
+selftest:
+	tests/selftest.sh
+
+check: selftest
 	tests/check.sh
 
 # The patched debug kernel, at VCPUS and at MANY_VCPUS: under fault

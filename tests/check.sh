@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: the harness's own tests and the series' tests, as TAP, ending
-# with "N passed, N failed". Builds a debug kernel at the base and at every
+# make check, after make selftest: the series' tests, as TAP, ending with
+# "N passed, N failed". Builds a debug kernel at the base and at every
 # patch, boots base and patched, and judges what the guests reported.
 set -eu
 # shellcheck source=../bin/lib.sh
 . "$(dirname "$0")/../bin/lib.sh"
 # shellcheck source=../bin/debian.sh
 . "$(dirname "$0")/../bin/debian.sh"
+# shellcheck source=tap.sh
+. "$(dirname "$0")/tap.sh"
 # shellcheck source=bad_input.sh
 . "$(dirname "$0")/bad_input.sh"
 # shellcheck source=litmus.sh
@@ -18,61 +20,6 @@ set -eu
 unset KST_TESTS
 CHECK=$RESULTS/check
 BIN=$TOP/bin
-LOGS=$CHECK/logs
-n=0
-passed=0
-failed=0
-
-finish()
-{
-	echo "1..$n"
-	echo "$passed passed, $failed failed"
-	[ "$failed" = 0 ]
-}
-
-ok()
-{
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-
-not_ok()
-{
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -z "${2:-}" ] || echo "# $2"
-}
-
-# t NAME CMD...: one test; its output goes to a log, and a comment line
-# says how long it took and when it ended. A failed one's first error line
-# goes into the report, and the last lines of its log after it, where a
-# guest that failed left its console's tail: a report read on another
-# machine (CI's) has its evidence.
-t()
-{
-	local name=$1 log t0=$SECONDS rc=0
-
-	shift
-	log=$LOGS/$((n + 1)).log
-	if "$@" >"$log" 2>&1; then
-		ok "$name"
-	else
-		not_ok "$name" "$(grep -m1 '^error:' "$log" || tail -n 1 "$log")"
-		tail -n 40 "$log" | sed 's/^/#   /'
-		rc=1
-	fi
-	echo "# $(progress "took $((SECONDS - t0)) s")"
-	return $rc
-}
-
-# stage NAME CMD...: a test that later ones depend on; stop if it fails.
-stage()
-{
-	t "$@" || { finish; exit 1; }
-}
-
 # maintained FILE: the FUTEX SUBSYSTEM entry of MAINTAINERS covers FILE, as
 # get_maintainer.pl reads it (folders and patterns alike).
 maintained()
@@ -136,17 +83,6 @@ kernel_unchanged()
 	git -C "$TREE" diff --quiet "$1~1" "$1" -- . ':(exclude)tools' ':(exclude)Documentation'
 }
 
-# many_vcpus: make run boots its second pair of guests with MANY_VCPUS
-# vCPUs (32 unless set) on the SNC-like topology.
-many_vcpus()
-{
-	make -n -C "$TOP" boot RUN_DIR=x | grep -q 'for s in base patched base-many patched-many; do' &&
-		"$BIN/scenario.sh" --print patched-many x |
-		grep -x 'env VCPUS=32 TOPOLOGY=snc3 bin/boot.sh patched x resize,resizebench,refstate' &&
-		MANY_VCPUS=12 "$BIN/scenario.sh" --print base-many x |
-		grep -x 'env VCPUS=12 TOPOLOGY=snc3 bin/boot.sh base x resize,resizebench,refstate'
-}
-
 # native_runs: the native mode, twice on this machine's own kernel with
 # short settings, and the comparison of the two (a measurement of that
 # kernel: whether it runs, records and compares is what is judged here,
@@ -158,38 +94,10 @@ native_runs()
 		python3 "$BIN/compare.py" "$CHECK/native-1" "$CHECK/native-2" -o "$CHECK/native-compare"
 }
 
-mkdir -p "$LOGS"
-rm -f "$LOGS"/*.log
+tap_logs "$CHECK/logs"
 progress "check: starting (logs in $LOGS)"
 
 stage "dependencies are installed" "$BIN/deps.sh" check
-t "harness scripts are shellcheck-clean" \
-	shellcheck -x "$BIN"/*.sh "$TOP"/tests/*.sh "$TOP"/guest/init "$TOP"/guest/*.sh \
-		"$TOP"/guest/steps/*.sh || true
-t "the results parse, compare and render (unit tests)" \
-	python3 -m unittest discover -s "$TOP/tests" -p 'test_*.py' || true
-t "each condition of the judge, edited, fails a unit test (mutation check)" \
-	python3 "$TOP/tests/judge_mutation.py" || true
-t "a KERNEL_SRC that is no kernel tree is refused" bad_kernel_src || true
-t "a series that does not apply names the patch" series_does_not_apply || true
-[ -z "$(fixes_patches)" ] ||
-	t "a fix that does not apply names the patch" fix_does_not_apply || true
-t "a missing kernel is reported before booting" kernel_missing || true
-t "a hung guest is stopped at BOOT_TIMEOUT, and its vCPUs are reported from QEMU's monitor" guest_hangs || true
-t "a guest that stops early is reported" guest_dies_early || true
-t "a KVM that runs no guest costs PROBE_TIMEOUT once, then TCG" kvm_silent_falls_back || true
-t "a KVM that refuses -cpu host means TCG at once" kvm_refused_falls_back || true
-t "no /dev/kvm means TCG at once" no_kvm_means_tcg || true
-t "ACCEL=kvm on a KVM that runs no guest fails within PROBE_TIMEOUT" kvm_silent_forced || true
-t "ACCEL=kvm on a KVM that refuses -cpu host fails at once" kvm_refused_forced || true
-t "a KVM that ran a guest is kept; a kernel silent under it fails fast" kvm_works || true
-t "bad settings are refused before any work, one line each" bad_settings || true
-t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
-t "a kernel's debug options bring their boot arguments, to it alone" debug_args_follow_config || true
-t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
-t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
-t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
-t "a guest run killed at its deadline leaves its futex waiter's state and words" evidence_of_guest_deadline || true
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
 for p in $(fixes_patches) $(series_patches); do
