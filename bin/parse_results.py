@@ -401,9 +401,11 @@ _RAMP = re.compile(r"^ *[\d.]+ s: (?:global hash|(\d+) hash buckets)$", re.M)
 
 
 def parse_perf_buckets(text):
-    """The hash size a perf bench futex hash run ended with (0: global hash):
-    with --ramp, the last size seen while the threads ran (the summary line
-    comes after they stopped, when a stuck replacement completes)."""
+    """The hash size a perf bench futex hash run ended with (0: global hash,
+    None: not known, as where PR_FUTEX_HASH_GET_SLOTS fails and perf says
+    "n/a"): with --ramp, the last size seen while the threads ran (the
+    summary line comes after they stopped, when a stuck replacement
+    completes)."""
     ramp = _RAMP.findall(text)
     if ramp:
         return int(ramp[-1]) if ramp[-1] else 0

@@ -111,6 +111,9 @@ class ParseOther(unittest.TestCase):
     def test_perf_buckets(self):
         self.assertEqual(parse_results.parse_perf_buckets("Futex hashing: auto resized to 32 buckets\n"), 32)
         self.assertEqual(parse_results.parse_perf_buckets("Futex hashing: global hash\n"), 0)
+        # PR_FUTEX_HASH_GET_SLOTS failed: the size is unknown, not 0.
+        self.assertIsNone(parse_results.parse_perf_buckets("Futex hashing: n/a\n"))
+        self.assertIsNone(parse_results.parse_perf_buckets("  0.000 s: hash size n/a\nFutex hashing: n/a\n"))
         ramp = ("  0.000 s: global hash\n  0.003 s: 16 hash buckets\n"
                 "Futex hashing: auto resized to 32 buckets\n")
         self.assertEqual(parse_results.parse_perf_buckets(ramp), 16)

@@ -12,9 +12,9 @@ set -u
 
 # NAME THREADS OPTIONS: one row each; THREADS "-" where perf picks them.
 HASH_BENCHES="
-wait-b2		-	-b 2
-wait		-
-wait-shared	-	-S
+wait-b2		-	-O wait -b 2
+wait		-	-O wait
+wait-shared	-	-O wait -S
 requeue-b2	-	-O requeue -b 2
 requeue		-	-O requeue
 wake		-	-O wake

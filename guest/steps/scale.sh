@@ -13,7 +13,7 @@ set -u
 
 # NAME OPTIONS: one curve each.
 SCALE_BENCHES="
-wait-b2		-b 2
+wait-b2		-O wait -b 2
 requeue		-O requeue
 wake		-O wake
 "
