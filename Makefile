@@ -7,8 +7,9 @@
 #		on an SNC-like topology), perf bench futex hash, the
 #		blocking paths, scaling curves, instructions per futex
 #		call (icount); print the comparison, plots; exit non-zero
-#		when a patched guest fails a kselftest, a blocking path is
-#		slower or a path pays more instructions than
+#		when a patched guest fails a kselftest, a blocking path
+#		fails, or is slower in guests with no more vCPUs than host
+#		CPUs, or a path pays more instructions than
 #		configs/icount-paths allows (bin/compare.py
 #		--fail-on-regression)
 #   make selftest	the harness's own tests: unit tests, the judge's

@@ -303,6 +303,9 @@ elif [ "$acc" = tcg ]; then
 	guest_wait
 fi
 echo "$acc" >"$dir/accel"
+# Whether its timings can decide anything: vCPUs beyond the host's cores
+# time the host's scheduler (bin/compare_kernels.py).
+nproc >"$dir/host_cpus"
 if [ "$rc" = 124 ]; then
 	tail -n 15 "$dir/console.log" >&2
 	cat "$dir/vcpus.txt" >&2

@@ -14,7 +14,8 @@ of QEMU guests or native runs; the summary files go into OUT_DIR
 summary.md, summary.tsv, summary.json and the plots, and exits 0: a report.
 With --fail-on-regression it exits 1, after the table, where the patched
 kernel regressed (compare_kernels.regressions(): a failed kselftest on a
-patched guest, a block row slower or failed, a path that pays more
+patched guest, a block row failed, or slower where no guest had more
+vCPUs than host CPUs (compare_kernels.overcommitted()), a path that pays more
 instructions than configs/icount-paths allows), naming it on one
 "error: compare: ..." line; make run compares so.
 

@@ -587,6 +587,13 @@ def _badness(script, text):
     return tuple(r.stdout.splitlines())
 
 
+def _int_or_none(text):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
+
+
 def _read(d, name):
     p = os.path.join(d, name)
     if not os.path.exists(p):
@@ -650,6 +657,8 @@ def read_kernel(d):
         "cpus": (get("cpus") or "").strip(),
         # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; a native run: "native".
         "accel": (_read(d, "accel") or "").strip(),
+        # bin/boot.sh: the host's CPUs; None for a native run.
+        "host_cpus": _int_or_none(_read(d, "host_cpus")),
         "machine": parse_machine(machine) if machine is not None else None,
         "skips": parse_skips(sections_named(secs, "skip")),
         "kselftest": _parsed(parse_kselftest, ks),

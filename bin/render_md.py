@@ -250,7 +250,10 @@ def block_table(s):
                                                  ("verdict", lambda row: row["verdict"])])
     if not lines:
         return []
-    return lines + [verdict_line(s), RATIO_NOTE, interval_note(s)]
+    over = s.get("overcommitted")
+    return lines + [verdict_line(s)] + \
+        ([f"timings measured only, a slower row fails nothing: {'; '.join(over)}; make cost boots "
+          f"guests with no more vCPUs than host CPUs"] if over else []) + [RATIO_NOTE, interval_note(s)]
 
 
 def scale_table(s):

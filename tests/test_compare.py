@@ -245,6 +245,44 @@ class Pair(unittest.TestCase):
         self.assertIn("block rows slower: perf-wake", err)
         self.check_table(*self.main(self.run_dir), 0)
 
+    def host_cpus(self, n):
+        """Both guests (18 vCPUs) ran on a host of N CPUs."""
+        for name in compare_kernels.KERNELS:
+            with open(os.path.join(self.run_dir, name, "host_cpus"), "w") as f:
+                f.write(f"{n}\n")
+
+    def test_fail_on_regression_slower_row_overcommitted(self):
+        """18 vCPUs on 2 host CPUs: the slower row is a measurement, said
+        so under the table, and fails nothing."""
+        fixtures.synthetic_kernel(os.path.join(self.run_dir, "patched"), 0.7)
+        self.host_cpus(2)
+        rc, out, err = self.main("--fail-on-regression", self.run_dir)
+        self.check_table(rc, out, err, 0)
+        self.assertIn("timings measured only, a slower row fails nothing: base: 18 vCPUs on 2 host CPUs; "
+                      "patched: 18 vCPUs on 2 host CPUs", out)
+        self.assertIn("slower: perf-wake", out)
+
+    def test_fail_on_regression_slower_row_fits_the_host(self):
+        """18 vCPUs on 18 host CPUs: the slower row decides."""
+        fixtures.synthetic_kernel(os.path.join(self.run_dir, "patched"), 0.7)
+        self.host_cpus(18)
+        rc, out, err = self.main("--fail-on-regression", self.run_dir)
+        self.check_table(rc, out, err, 1)
+        self.assertIn("block rows slower: perf-wake", err)
+        self.assertNotIn("timings measured only", out)
+
+    def test_fail_on_regression_failed_row_overcommitted(self):
+        """A run that failed is no timing: it fails on any host."""
+        d = os.path.join(self.run_dir, "patched")
+        fixtures.write_results(d, [x for x in fixtures.read_sections(d)
+                                   if not (x[0] == "bench" and "name=pi_stress " in x[1])]
+                               + [fixtures.bench("block", "pi_stress", 1, 1, "-", "pi_stress --quiet",
+                                                 "Total inversion performed: 9\n", rc=2)])
+        self.host_cpus(2)
+        rc, out, err = self.main("--fail-on-regression", self.run_dir)
+        self.check_table(rc, out, err, 1)
+        self.assertEqual(err, "error: compare: block rows failed: pi_stress\n")
+
     def test_fail_on_regression_failed_row(self):
         """A pi_stress failure on an otherwise faster patched kernel."""
         d = os.path.join(self.run_dir, "patched")
