@@ -336,8 +336,23 @@ def waiters_problem(kn, kind):
     v = (kn["waiters"] or {}).get(kind) or {}
     if not (v.get("busy") == 0 and v.get("woken") == 1 and v.get("waiter_busy", 0) >= 1):
         out.append(f"{v.get('busy', '?')} of {v.get('wakes', 0)} wakes saw a count; "
-                   f"woken {v.get('woken', '?')}, waiter seen {v.get('waiter_busy', '?')} times")
+                   f"woken {v.get('woken', '?')}, waiter seen {v.get('waiter_busy', '?')} times"
+                   + missed(v))
     return "; ".join(out) or None
+
+
+def missed(v):
+    """The calls of futex_hash() that futex_aborted's probe missed in its two
+    windows (kprobe_profile): events that never reached the trace buffer."""
+    return f", the probe missed {v.get('busy_missed', '?')} and {v.get('waiter_missed', '?')} calls"
+
+
+def waiters_counts(kn):
+    """What one guest's waiters step counted, for a verdict's detail."""
+    w = kn["waiters"] or {}
+    return "; ".join(f"{kind}: {v.get('busy', '?')} of {v.get('wakes', '?')} wakes saw a count, "
+                     f"waiter seen {v.get('waiter_busy', '?')} times" + missed(v)
+                     for kind in ("private", "shared") for v in [w.get(kind) or {}])
 
 
 @keys("base.waiters.private", "base.waiters.shared", "patched.waiters.private", "patched.waiters.shared")
@@ -851,6 +866,7 @@ def check_mutant(name, kn, header):
     verdict(key, bool(hit), f"mutant {name} is caught by {', '.join(header['caught_by']) or 'no check named'}"
             + (f": {'; '.join(hit[:2])}" if hit else ""),
             "the named checks did not fail" + (f"; failed instead: {', '.join(others[:5])}" if others else "")
+            + f"; waiters: {waiters_counts(kn)}"
             if header["caught_by"] else "its patch names no Caught-by: check")
 
 

@@ -22,8 +22,11 @@
  *     its count (waiter_busy >= 1).
  *
  * Prints one line: KIND rounds=N aborted=A wakes=W busy=B woken=1
- * waiter_busy=C, each counted as it happened (A the waits that ended
- * without blocking, W the wakes that returned 0);
+ * waiter_busy=C busy_missed=M waiter_missed=L, each counted as it happened
+ * (A the waits that ended without blocking, W the wakes that returned 0, M
+ * and L the probe's misses in the two windows, from kprobe_profile: calls
+ * of futex_hash() that returned without an event, so B and C may be short
+ * by that many);
  * exits 1 when a call does not return what it must.
  */
 #define _GNU_SOURCE
@@ -85,6 +88,27 @@ static void tracefs_write(const char *file, const char *text)
 	f = fopen(path, "w");
 	if (!f || fputs(text, f) < 0 || fclose(f))
 		fail(path);
+}
+
+/* The probe's misses so far, from kprobe_profile: "NAME HITS MISSES". */
+static long probe_missed(void)
+{
+	char name[160];
+	unsigned long hits, missed;
+	FILE *f = fopen(TRACEFS "/kprobe_profile", "r");
+
+	if (!f)
+		fail("kprobe_profile");
+	while (fscanf(f, "%159s %lu %lu", name, &hits, &missed) == 3) {
+		if (!strcmp(name, event)) {
+			fclose(f);
+			return missed;
+		}
+	}
+	fclose(f);
+	errno = ENOENT;
+	fail("kprobe_profile has no line for the event");
+	return -1;
 }
 
 /* Start a window: an empty trace buffer and the event enabled. */
@@ -198,6 +222,7 @@ static void *waiter(void *arg)
 int main(int argc, char **argv)
 {
 	long i, n, busy, waiter_busy, woken = 0, aborted = 0, wakes = 0;
+	long missed, busy_missed, waiter_missed;
 	uint32_t *words[3];
 	pthread_t thread;
 	int w;
@@ -225,6 +250,7 @@ int main(int argc, char **argv)
 		aborted += abort_round();
 
 	*word = 0;
+	missed = probe_missed();
 	probe_start();
 	for (i = 0; i < n; i++) {
 		for (w = 0; w < 3; w++) {
@@ -234,6 +260,7 @@ int main(int argc, char **argv)
 		}
 	}
 	busy = probe_stop();
+	busy_missed = probe_missed() - missed;
 
 	if (pthread_create(&thread, NULL, waiter, NULL))
 		fail("pthread_create");
@@ -246,9 +273,11 @@ int main(int argc, char **argv)
 			usleep(1000);
 	}
 	waiter_busy = probe_stop();
+	waiter_missed = probe_missed() - missed - busy_missed;
 	pthread_join(thread, NULL);
 
-	printf("%s rounds=%ld aborted=%ld wakes=%ld busy=%ld woken=%ld waiter_busy=%ld\n",
-	       argv[1], n, aborted, wakes, busy, woken, waiter_busy);
+	printf("%s rounds=%ld aborted=%ld wakes=%ld busy=%ld woken=%ld waiter_busy=%ld "
+	       "busy_missed=%ld waiter_missed=%ld\n",
+	       argv[1], n, aborted, wakes, busy, woken, waiter_busy, busy_missed, waiter_missed);
 	return 0;
 }

@@ -691,6 +691,15 @@ class Guests(Judge):
         self.assertFails(f"mutant.{MUTANT}")
         self.assertIn("failed instead: precheck", self.out)
 
+    def test_mutant_escapes_with_probe_misses(self):
+        """Not caught: the detail says what the waiters step counted, and
+        how many calls its probe missed."""
+        self.edit(MUTANT, "waiters", lambda t: re.sub(r" busy=\d+ ", " busy=0 ", t).replace(
+            "waiter_busy=1", "waiter_busy=1 busy_missed=2000 waiter_missed=0"), "mutants")
+        self.assertFails(f"mutant.{MUTANT}")
+        self.assertIn("private: 0 of 3000 wakes saw a count, waiter seen 1 times, the probe missed "
+                      "2000 and 0 calls", self.out)
+
     def test_mutant_guest_reported_only_its_end(self):
         d = self.path("mutants", MUTANT)
         fixtures.write_results(d, [("end", "done\n")])
