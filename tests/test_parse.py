@@ -287,8 +287,8 @@ class ParseFolder(unittest.TestCase):
             text = parse_results.section(parse_results.parse_sections(f.read()), "numarace")
         nr = parse_results.parse_numa_race(text)
         self.assertEqual(nr["result"], "fail")
-        self.assertEqual(nr["lost"], {"round": 3, "node": 1, "missed": 2, "waiters": 8})
-        self.assertEqual(nr["rounds"], {"rounds": 3, "waiters": 8, "nodes": 2})
+        self.assertEqual(nr["lost"], {"round": 4, "node": 0, "missed": 1, "waiters": 8})
+        self.assertEqual(nr["rounds"], {"rounds": 4, "waiters": 8, "nodes": 2})
 
 
 if __name__ == "__main__":
