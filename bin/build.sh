@@ -13,7 +13,7 @@
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-need ccache gcc make flex bison bc
+need ccache gcc make flex bison bc cmp gzip strings
 
 fragments()
 {
@@ -84,7 +84,7 @@ kbuild()
 	configure "$obj" "$src" "$2"
 	log=$obj/build.log
 	# shellcheck disable=SC2086 # the target's words
-	if ! make -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" $target >"$log" 2>&1; then
+	if ! make -C "$src" O="$obj" CC="$TOP/bin/ccache-gcc.sh" -j"$JOBS" $target >"$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		die "build: $3 does not build (full log: $log)"
 	fi
@@ -99,7 +99,7 @@ kbuild()
 
 build_one()
 {
-	local name=$1 src flavour=$3 obj
+	local name=$1 src flavour=$3 obj why
 
 	src=$(cd "$2" && pwd) || die "build: no worktree $2"
 	obj=$src/.obj/$flavour
@@ -107,6 +107,10 @@ build_one()
 	progress "build: $name kernel ($flavour config, $(git -C "$src" describe --always HEAD))"
 	kbuild "$src" "$flavour" "$name"
 	[ "$flavour" != small ] || return 0
+	# The kernel that boots is the one this build linked, or nothing.
+	# bin/ccache-gcc.sh says how it once was not.
+	why=$(image_holds "$obj/arch/x86/boot/bzImage" "$obj/arch/x86/boot/compressed/vmlinux.bin") ||
+		die "build: $name: $why"
 	mkdir -p "$OUT/$name"
 	cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$OUT/$name/"
 	cp "$obj/.config" "$OUT/$name/config"

@@ -66,6 +66,52 @@ need()
 	done
 }
 
+# image_payload BZIMAGE: the kernel a gzip-compressed bzImage carries,
+# decompressed, found through its boot protocol header
+# (Documentation/arch/x86/boot.rst): its magic "HdrS" at 0x202,
+# setup_sects at 0x1f1, payload_offset and payload_length at 0x248 and
+# 0x24c. The payload ends with the
+# kernel's length, which gzip reports as trailing garbage (status 2).
+image_payload()
+{
+	local img=$1 sects off len
+
+	[ "$(od -An -c -j $((0x202)) -N4 "$img" | tr -d ' ')" = HdrS ] || return 1
+	sects=$(od -An -tu1 -j $((0x1f1)) -N1 "$img")
+	[ "$sects" -ne 0 ] || sects=4
+	off=$(od -An -tu4 -j $((0x248)) -N4 "$img")
+	len=$(od -An -tu4 -j $((0x24c)) -N4 "$img")
+	tail -c +$(((sects + 1) * 512 + off + 1)) "$img" | head -c "$len" |
+		gzip -dcq || [ $? = 2 ]
+}
+
+# build_of FILE: which build a linked kernel is, from its "Linux version"
+# banner ("build #14 SMP PREEMPT Sat Dec  5 15:20:08 UTC 2026"), or "no
+# kernel".
+build_of()
+{
+	strings -n 16 "$1" | sed -n '/^Linux version .* #[0-9]/{s/.* #/build #/p;q}' | grep . ||
+		echo "no kernel"
+}
+
+# image_holds BZIMAGE VMLINUX_BIN: succeed if the bzImage carries
+# VMLINUX_BIN, the kernel the build linked and compressed (followed by its
+# relocations where the kernel has them); else fail, saying on stdout
+# which kernel each holds.
+image_holds()
+{
+	local img=$1 bin=$2 payload
+
+	payload=$(mktemp)
+	if ! image_payload "$img" >"$payload" 2>/dev/null ||
+	   ! cmp -s -n "$(stat -c %s "$bin")" "$payload" "$bin"; then
+		echo "the bzImage holds $(build_of "$payload"), not the kernel just linked, $(build_of "$bin")"
+		rm -f "$payload"
+		return 1
+	fi
+	rm -f "$payload"
+}
+
 # fixes_patches: the fixes in order.
 fixes_patches()
 {

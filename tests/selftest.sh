@@ -12,6 +12,8 @@ set -eu
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=bad_input.sh
 . "$(dirname "$0")/bad_input.sh"
+# shellcheck source=stale_kernel.sh
+. "$(dirname "$0")/stale_kernel.sh"
 
 BIN=$TOP/bin
 
@@ -41,6 +43,10 @@ t "a series that does not apply names the patch" series_does_not_apply || true
 [ -z "$(fixes_patches)" ] ||
 	t "a fix that does not apply names the patch" fix_does_not_apply || true
 t "a missing kernel is reported before booting" kernel_missing || true
+t "a file that an assembler .incbin reads is compiled again when it changes, not taken from ccache" \
+	incbin_compiled_afresh || true
+t "a bzImage that holds another build's kernel than the one just linked is refused" \
+	stale_image_refused || true
 t "a hung guest is stopped at BOOT_TIMEOUT, and its vCPUs are reported from QEMU's monitor" guest_hangs || true
 t "a guest that stops early is reported" guest_dies_early || true
 t "a KVM that runs no guest costs PROBE_TIMEOUT once, then TCG" kvm_silent_falls_back || true
