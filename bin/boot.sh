@@ -197,14 +197,18 @@ deadline()
 
 # guest_wait: wait for QEMU to end, or for its deadline, which stops it;
 # QEMU's status in $rc, 124 when the deadline came first. Until QEMU is
-# reaped here, its pid cannot name another process.
+# reaped here, its pid cannot name another process. Not "wait -n": bash
+# 5.2's ignores a child that bash has already reaped, as when QEMU ended
+# (or guest_watch killed it) before this was called, and then waits for
+# the deadline; "wait PID" finds such a child's status.
 guest_wait()
 {
-	local first=
-
 	rc=0
-	wait -n -p first "$qpid" "$wpid" || rc=$?
-	if [ "$first" = "$wpid" ]; then
+	while kill -0 "$qpid" 2>/dev/null && kill -0 "$wpid" 2>/dev/null; do
+		sleep 0.2
+	done
+	if kill -0 "$qpid" 2>/dev/null; then
+		wait "$wpid" 2>/dev/null || true
 		wpid=
 		kill "$qpid" 2>/dev/null || true
 		sleep 2
@@ -214,6 +218,7 @@ guest_wait()
 		rc=124
 		return 0
 	fi
+	wait "$qpid" || rc=$?
 	qpid=
 	kill "$wpid" 2>/dev/null || true
 	wait "$wpid" 2>/dev/null || true
