@@ -1063,7 +1063,7 @@ class PerGuest(Judge):
         with open(path, "w") as f:
             f.write("mutant x\nmutant * VCPUS TOPOLOGY quick,waiters -\n")
         self.assertEqual(verdicts.scenario_steps("mutant", path), ["quick", "waiters"])
-        self.assertEqual(verdicts.scenario_steps("mutant"), ["quick", "numarace", "precheck", "waiters"])
+        self.assertEqual(verdicts.scenario_steps("mutant"), ["quick", "starve", "numarace", "precheck", "waiters"])
 
     def test_sanitize_or_soak_guest_did_not_finish(self):
         for mode, key in (("--sanitize", "kasan.kselftest"), ("--soak", "kasan.soak")):

@@ -4,9 +4,8 @@
 # Step quick: the kselftests of what the series changes, for a sanitizer
 # kernel in make check: refused waits and their error precedence, waits,
 # wakes, requeues, futex_waitv and the private hash replacement, under
-# load, with a futex operation stalled in a fault and with a starved
-# reference holder, and io_uring's futex operations. Same section as step
-# kselftest.
+# load and with a futex operation stalled in a fault, and io_uring's futex
+# operations. Same section as step kselftest.
 set -u
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
