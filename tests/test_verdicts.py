@@ -763,9 +763,11 @@ class Mutants(Judge):
         self.dir = os.path.join(self.tmp, "mutants")
         self.control = os.path.join(self.tmp, "control")
         patched = os.path.join(DATA, "pass", "patched")
+        starve = get_section(os.path.join(DATA, "pass", "mutant-control"), "starve")
         for d in [os.path.join(self.dir, n) for n in self.NAMES] + [self.control]:
             shutil.copytree(patched, d)
             numarace(d, patched)
+            set_section(d, "starve", starve)
         self.set(self.NAMES[0], "waiters", lambda t: t.replace(" busy=0 ", " busy=3000 "))
         self.mutants = verdicts.MUTANTS
 
