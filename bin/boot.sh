@@ -10,7 +10,7 @@
 # Usage: bin/boot.sh KERNEL DIR STEPS
 #	KERNEL	a folder of $OUT holding bzImage (e.g. base, patched-debug)
 #	DIR	where console.log, results.txt and qemu.cmd go
-#	STEPS	comma-separated guest/steps/ (kselftest,precheck,waiters,perf)
+#	STEPS	comma-separated guest/steps/ (kselftest,precheck,waiters,hash)
 #
 # Settings: VCPUS (8), TOPOLOGY (numa2 or snc3), MEM (MiB, 2048),
 # BOOT_TIMEOUT (s, whole guest run), KST_TIMEOUT (s, each kselftest),

@@ -741,6 +741,12 @@ STEP_SECTIONS = {"quick": "kselftest", "kselftest": "kselftest", "numarace": "nu
                  "precheck": "precheck", "waiters": "waiters"}
 
 
+# The sections of the mutant scenario whose counts must be whole, each by
+# the function that says what is missing from them; step starve's line is
+# read for its presence alone.
+WHOLE_COUNTS = {"precheck": precheck_data, "waiters": waiters_data}
+
+
 def scenario_steps(name, path=SCENARIOS):
     """The steps configs/scenarios gives scenario NAME."""
     with open(path) as f:
@@ -764,10 +770,8 @@ def mutant_incomplete(kn):
             why.append(f"step {step} reported no {sec} section")
         elif sec in parse_results.TAP_SECTIONS:
             why += plan_problems(kn, sec)
-        elif sec == "precheck":
-            why += [p for kind in ("private", "shared") for p in precheck_data(kn, kind)]
-        elif sec == "waiters":
-            why += [p for kind in ("private", "shared") for p in waiters_data(kn, kind)]
+        elif sec in WHOLE_COUNTS:
+            why += [p for kind in ("private", "shared") for p in WHOLE_COUNTS[sec](kn, kind)]
     return "; ".join(why) or None
 
 

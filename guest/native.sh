@@ -29,7 +29,7 @@ if [ $# -lt 1 ] || [ $# -gt 2 ] || [ -z "$1" ]; then
 	fail "usage: $0 OUTDIR [STEPS]"
 fi
 out=$1
-steps=${2:-kselftest,resizebench,refstate,precheck,waiters,perf,block,scale}
+steps=${2:-kselftest,resizebench,refstate,precheck,waiters,hash,block,scale}
 [[ $steps =~ ^[a-z0-9_]+(,[a-z0-9_]+)*$ ]] ||
 	fail "native: STEPS=$steps: step names, comma-separated"
 [ "$(id -u)" = 0 ] ||
