@@ -295,7 +295,7 @@ qemu_cmd_replays()
 # A kernel's debug options bring their boot arguments (bin/boot.sh's
 # DEBUG_ARGS), and only to a kernel built with them, which alone knows
 # them: the panic after a hung task's report with DETECT_HUNG_TASK
-# (configs/debug.config), every KASAN report with KASAN.
+# (configs/debug.config), every KASAN report and 4-level paging with KASAN.
 debug_args_follow_config()
 {
 	local tmp rc=0 config opt want got
@@ -309,7 +309,7 @@ debug_args_follow_config()
 			echo "$opt=y" >>"$tmp/build/out/k/config"
 			case $opt in
 			CONFIG_DETECT_HUNG_TASK) want="$want sysctl.kernel.hung_task_panic=1" ;;
-			CONFIG_KASAN)		 want="$want kasan_multi_shot" ;;
+			CONFIG_KASAN)		 want="$want kasan_multi_shot no5lvl" ;;
 			esac
 		done
 		rm -f "$tmp/bin/calls"
