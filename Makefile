@@ -129,7 +129,9 @@ check: selftest
 # injection (fail_futex) the futex kselftests, the malformed calls and
 # stress-ng's futex stressor for SOAK_SECS/5, then a soak of SOAK_SECS
 # (default 300) under stress-ng's futex stressor and perf bench futex wake,
-# wake-parallel, requeue and lock-pi. make check runs this for 30 s.
+# wake-parallel, requeue and lock-pi, then every private futex operation
+# during 200 replacements of the hash (step replace). make check soaks
+# for 30 s, and runs step replace in the mutant scenario.
 soak: tools initramfs
 	bin/build.sh patched-debug build/tree debug
 	bin/scenario.sh soak $(RUN_DIR)/soak

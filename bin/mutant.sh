@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Stage "mutant": build the patched kernel with one deliberate bug of
-# tests/mutants/ applied, and boot it with the quick futex kselftests, the
-# FUTEX2_NUMA race test and the guest checks of the precheck and of the
-# waiter count. bin/verdicts.py --mutants then says whether they caught
+# tests/mutants/ applied, and boot it in scenario mutant: the quick futex
+# kselftests, a reference held across a replacement, the FUTEX2_NUMA race
+# test, the guest checks of the precheck and of the waiter count, and the
+# replacement stress. bin/verdicts.py --mutants then says whether they caught
 # it. The tree is put back at "patched" afterwards; the one file the
 # mutant changed is rebuilt by the next build of the patched kernel.
 #

@@ -315,6 +315,31 @@ def parse_soak(text):
     return out
 
 
+
+# Step replace's summary line: every count that guest/futex_replace.c prints.
+REPLACE_COUNTS = ("replacements", "set_slots_errors", "rounds", "pi", "rqpi", "rqpi_timeouts",
+                  "forks", "children_failed", "signals", "lost", "exclusion", "errors")
+
+
+def parse_replace(text):
+    """Step replace -> {"counts": {name: n} from the summary line, or None
+    without one, "rc": the program's exit status or None, "found": its
+    "lost:", "exclusion:", "child" and "error:" lines, "skip": its reason or
+    None}."""
+    out = {"counts": None, "rc": None, "found": [], "skip": None}
+    for line in text.splitlines():
+        kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
+        if line.startswith("replacements=") and all(
+                re.match(r"^\d+$", kv.get(k, "")) for k in REPLACE_COUNTS):
+            out["counts"] = {k: int(kv[k]) for k in REPLACE_COUNTS}
+        elif line.startswith("rc=") and re.match(r"^\d+$", kv["rc"]):
+            out["rc"] = int(kv["rc"])
+        elif line.startswith(("lost: ", "exclusion: ", "child ", "error: ")):
+            out["found"].append(line.strip())
+        elif line.startswith("skip: "):
+            out["skip"] = line[6:].strip()
+    return out
+
 _RESIZE = re.compile(r"(auto resize|set slots) to (\d+)(?: slots)?: (\d+) threads, (\d+) CPUs, "
                      r"(done|not done) after ([\d.]+) s, grace period ([-\d.]+) s")
 
@@ -606,7 +631,8 @@ def _read(d, name):
 # or a benchmark (STEP: its group) that was killed for its time were doing
 # (guest/evidence.sh).
 _EVIDENCE = re.compile(r"^evidence ([a-z]+) (\S+)$")
-EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex", "hash", "block", "scale")
+EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex", "replace", "hash", "block",
+                  "scale")
 
 
 def evidence_sections(sections, steps=("kselftest", "resize")):
@@ -687,6 +713,7 @@ def read_kernel(d):
         "failfutex": (parse_failfutex(ff, get("failfutex tap"), get("failfutex sites"))
                       if ff is not None else None),
         "soak": _parsed(parse_soak, get("soak")),
+        "replace": _parsed(parse_replace, get("replace")),
         "icount": _parsed(parse_icount, get("icount")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
         "badness": badness(console if console is not None else get("dmesg")),

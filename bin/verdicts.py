@@ -586,6 +586,42 @@ def check_soak(name, kn):
             f"console: {kn['badness'][0] if kn['badness'] else 'clean'}")
 
 
+# Step replace's counts of what went wrong, each of which must be 0.
+REPLACE_FAILURES = ("lost", "exclusion", "children_failed", "errors")
+
+
+def replace_problems(kn):
+    """What step replace (guest/futex_replace.c) found wrong, or why it
+    tells nothing: none where its replacements were done and it lost no
+    waiter, let no two into a PI lock, and no child or call failed."""
+    r = kn["replace"]
+    if r is None:
+        return ["no replace section"]
+    if r["skip"]:
+        return [f"skipped: {r['skip']}"]
+    c = r["counts"]
+    bad = [f"futex_replace exited {r['rc']}"] if r["rc"] != 0 else []
+    if c is None:
+        return bad + ["no summary line"]
+    bad += [f"{k}={c[k]}" for k in REPLACE_FAILURES if c[k]]
+    if not c["replacements"]:
+        bad.append("no replacement done")
+    return bad + r["found"][:2]
+
+
+@keys("{name}.replace")
+def check_replace(name, kn):
+    """Step replace: every kind of private futex operation while the hash
+    is replaced, each waiter woken, each PI lock held by one at a time."""
+    bad = replace_problems(kn)
+    c = (kn["replace"] or {}).get("counts") or {}
+    verdict(f"{name}.replace", not bad,
+            f"{name} ({kn['cpus'] or '? cpus'}): every private futex operation during "
+            f"{c.get('replacements')} replacements of the hash, {c.get('forks')} forks and "
+            f"{c.get('signals')} signals: no waiter lost, no PI lock shared",
+            "; ".join(bad) + (f"; console: {kn['badness'][0]}" if kn["badness"] else ""))
+
+
 @keys("{name}.kselftest", "{name}.badinput", "{name}.console")
 def check_sanitized(name, kn):
     ks, b = kn["kselftest"], kn["badinput"]
@@ -793,6 +829,7 @@ def mutant_checks(kn, named=()):
     "kselftest:PROGRAM:CASE" (the quick kselftests and futex_numa_race),
     "precheck" (a mismatched wait reached the bucket), "waiters" (a wake
     after aborted waits saw a count, or a real waiter was not woken),
+    "replace" (step replace lost a waiter or let two into a PI lock),
     "console", and each "console:PATTERN" of NAMED. Judged on a guest that
     completed (mutant_incomplete())."""
     out = {}
@@ -816,6 +853,8 @@ def mutant_checks(kn, named=()):
     wait = [waiters_problem(kn, kind) for kind in ("private", "shared") if not waiters_data(kn, kind)]
     wait = [w for w in wait if w]
     out["waiters"] = ("fail", "; ".join(wait)) if wait else None
+    rep = replace_problems(kn)
+    out["replace"] = ("skip" if (kn["replace"] or {}).get("skip") else "fail", "; ".join(rep)) if rep else None
     out["console"] = ("fail", (kn["badness"] or ["console missing"])[0]) if kn["badness"] != [] else None
     for c in named:
         hits = console_hits(kn, c) if c != "console" else None
@@ -989,7 +1028,7 @@ def check_run(run, tree):
 
 def main(argv):
     reset()
-    modes = {"--sanitize": [check_sanitized], "--soak": [check_failfutex, check_soak]}
+    modes = {"--sanitize": [check_sanitized], "--soak": [check_failfutex, check_soak, check_replace]}
     if argv[1] in modes:
         return per_guest(modes[argv[1]], argv[2:])
     if argv[1] == "--boots":

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The futex2 system calls and flags that bookworm's <linux/futex.h> and
- * <sys/syscall.h> (Linux 6.1 headers) do not name yet, for the guest
- * programs that issue them. struct futex_waitv and FUTEX_WAITV_MAX come
+ * <sys/syscall.h> (Linux 6.1 headers) do not name yet, and the prctl() of
+ * the private futex hash, which <sys/prctl.h> does not either, for the
+ * guest programs that use them; included after those headers. struct futex_waitv and FUTEX_WAITV_MAX come
  * from <linux/futex.h> itself (Linux 5.16).
  */
 #ifndef GUEST_FUTEX2_H
@@ -34,6 +35,12 @@
 #endif
 #ifndef FUTEX_32
 #define FUTEX_32		FUTEX2_SIZE_U32
+#endif
+
+#ifndef PR_FUTEX_HASH
+#define PR_FUTEX_HASH		78
+#define PR_FUTEX_HASH_SET_SLOTS	1
+#define PR_FUTEX_HASH_GET_SLOTS	2
 #endif
 
 #endif /* GUEST_FUTEX2_H */

@@ -44,11 +44,6 @@
 #include <unistd.h>
 #include "futex2.h"
 
-#ifndef PR_FUTEX_HASH
-#define PR_FUTEX_HASH		78
-#define PR_FUTEX_HASH_SET_SLOTS	1
-#endif
-
 #define TRACEFS "/sys/kernel/tracing"
 
 static const char *event;

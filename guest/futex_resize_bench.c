@@ -50,12 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
-
-#ifndef PR_FUTEX_HASH
-#define PR_FUTEX_HASH			78
-#define PR_FUTEX_HASH_SET_SLOTS		1
-#define PR_FUTEX_HASH_GET_SLOTS		2
-#endif
+#include "futex2.h"
 
 #define DEADLINE_S	10.0
 /* The pause before the thread that asks for the automatic size again */

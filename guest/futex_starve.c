@@ -39,12 +39,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef PR_FUTEX_HASH
-#define PR_FUTEX_HASH		78
-#define PR_FUTEX_HASH_SET_SLOTS	1
-#define PR_FUTEX_HASH_GET_SLOTS	2
-#endif
+#include "futex2.h"
 
 /* After the grace periods, for the RCU callbacks and the work they queue. */
 #define SETTLE_US	200000

@@ -3,8 +3,9 @@
  * deny NR ERRNO [ARG1] -- PROGRAM [ARGS...]: run PROGRAM with system call NR
  * of this architecture failing with ERRNO, where the low 32 bits of its
  * second argument are ARG1 if one is given (an opcode, as io_uring_register()
- * takes), as on a kernel that lacks what the call asks for. A seccomp filter,
- * which PROGRAM and its children inherit.
+ * takes), as on a kernel that lacks what the call asks for; with ERRNO 0 the
+ * call returns 0 and does nothing, as on a kernel that loses it. A seccomp
+ * filter, which PROGRAM and its children inherit.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	f[3].k = number(argv[1], 0, 4095);
-	f[7].k |= number(argv[2], 1, 4095);
+	f[7].k |= number(argv[2], 0, 4095);
 	if (strcmp(argv[i], "--")) {
 		check_arg[1].k = number(argv[i++], 0, 0xffffffffL);
 		f[4] = check_arg[0];

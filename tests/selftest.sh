@@ -14,6 +14,8 @@ set -eu
 . "$(dirname "$0")/bad_input.sh"
 # shellcheck source=stale_kernel.sh
 . "$(dirname "$0")/stale_kernel.sh"
+# shellcheck source=guest_programs.sh
+. "$(dirname "$0")/guest_programs.sh"
 
 BIN=$TOP/bin
 
@@ -59,6 +61,11 @@ t "bad settings are refused before any work, one line each" bad_settings || true
 t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
 t "a kernel's debug options bring their boot arguments, to it alone" debug_args_follow_config || true
 t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
+t "futex_replace reports a waiter that a lost FUTEX_WAKE leaves asleep" replace_finds_lost_wake || true
+t "futex_replace reports a PI waiter that a lost FUTEX_UNLOCK_PI leaves asleep" \
+	replace_finds_lost_pi_handover || true
+t "futex_replace reports two inside a PI lock that a lost FUTEX_LOCK_PI let in" \
+	replace_finds_shared_pi_lock || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
 t "a guest run killed at its deadline leaves its futex waiter's state and words" evidence_of_guest_deadline || true

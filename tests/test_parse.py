@@ -86,6 +86,18 @@ class ParseOther(unittest.TestCase):
             ("futex(WAIT, NULL, match, timeout=none)", "-1 EFAULT", "-1 EINVAL"),
             ("futex(WAKE, valid, match, timeout=none)", "0 -", "missing")])
 
+    def test_replace(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        lost = parse_results.read_kernel(os.path.join(here, "data", "verdicts", "captures", "replace-lost"))
+        r = lost["replace"]
+        self.assertEqual((r["rc"], r["skip"], r["counts"]["lost"], r["counts"]["children_failed"]), (1, None, 2, 7))
+        self.assertEqual(len([x for x in r["found"] if x.startswith("lost: ")]), 11)
+        self.assertEqual(len([x for x in r["found"] if x.startswith("child ")]), 7)
+        skip = parse_results.parse_replace("skip: no private futex hash to replace\nrc=0\n")
+        self.assertEqual((skip["counts"], skip["rc"], skip["skip"]), (None, 0, "no private futex hash to replace"))
+        torn = parse_results.parse_replace("replacements=3 rounds=1\nrc=x\n")
+        self.assertEqual((torn["counts"], torn["rc"]), (None, None))
+
     def test_failfutex(self):
         tap = ("TAP version 13\n1..1\n# selftests: futex/functional: futex_wait\n"
                "ok 1 selftests: futex/functional: futex_wait\n# took futex_wait 2 s\n"

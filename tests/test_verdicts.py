@@ -763,11 +763,13 @@ class Mutants(Judge):
         self.dir = os.path.join(self.tmp, "mutants")
         self.control = os.path.join(self.tmp, "control")
         patched = os.path.join(DATA, "pass", "patched")
-        starve = get_section(os.path.join(DATA, "pass", "mutant-control"), "starve")
+        control = os.path.join(DATA, "pass", "mutant-control")
+        starve, replace = get_section(control, "starve"), get_section(control, "replace")
         for d in [os.path.join(self.dir, n) for n in self.NAMES] + [self.control]:
             shutil.copytree(patched, d)
             numarace(d, patched)
             set_section(d, "starve", starve)
+            set_section(d, "replace", replace)
         self.set(self.NAMES[0], "waiters", lambda t: t.replace(" busy=0 ", " busy=3000 "))
         self.mutants = verdicts.MUTANTS
 
@@ -917,6 +919,30 @@ class Mutants(Judge):
         self.assertEqual(self.failing(), [], self.out)
         self.assertIn("use-after-free in futex_private_hash_put", self.out)
 
+    def test_lost_waiter_in_step_replace_is_the_catch(self):
+        """Mutant (j)'s own report (captures/replace-lost) is a catch by
+        check replace; the same mutant with a clean section is not, and a
+        control that reports it fails."""
+        self.only(self.NAMES[1])
+        self.patch(self.NAMES[1], "Mutant: a wake misses a moved bucket.\nCaught-by: replace\n")
+        lost = get_section(os.path.join(DATA, "captures", "replace-lost"), "replace")
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
+        set_section(os.path.join(self.dir, self.NAMES[1]), "replace", lost)
+        self.judge()
+        self.assertEqual(self.failing(), [], self.out)
+        self.assertIn("is caught by replace: futex_replace exited 1; lost=2; children_failed=7", self.out)
+        set_section(self.control, "replace", lost)
+        self.judge()
+        self.assertEqual(self.failing(), ["mutant-control"], self.out)
+
+    def test_skipped_step_replace_is_no_catch(self):
+        self.only(self.NAMES[1])
+        self.patch(self.NAMES[1], "Mutant: a wake misses a moved bucket.\nCaught-by: replace\n")
+        self.set(self.NAMES[1], "replace", lambda t: "skip: no private futex hash to replace\nrc=0\n")
+        self.judge()
+        self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
+
     def test_hung_guest_with_a_report_elsewhere(self):
         self.reported(self.KASAN_AT_BOOT, hung=True)
         self.assertEqual(self.failing(), [f"mutant.{self.NAMES[1]}"], self.out)
@@ -1012,14 +1038,47 @@ class PerGuest(Judge):
         shutil.copytree(os.path.join(DATA, "pass", source), d)
         return d
 
-    def test_soak(self):
+    def soak_guest(self):
+        """make check's patched guest, which runs the soak, with the replace
+        section of captures/replace, as make soak's guests have."""
         d = self.copy("soak")
+        set_section(d, "replace", get_section(os.path.join(DATA, "captures", "replace"), "replace"))
+        return d
+
+    def test_soak(self):
+        d = self.soak_guest()
         rc, out = self.run_judge("--soak", d)
         self.assertEqual((rc, self.failing()), (0, []), out)
-        self.assertEqual(set(verdicts.RESULTS), {"soak.failfutex", "soak.soak", "judge.plan"})
+        self.assertEqual(set(verdicts.RESULTS), {"soak.failfutex", "soak.soak", "soak.replace", "judge.plan"})
         set_section(d, "soak", get_section(d, "soak").replace("perf lock-pi runs=1 rc=0", ""))
         rc, out = self.run_judge("--soak", d)
         self.assertEqual((rc, self.failing()), (1, ["soak.soak"]), out)
+
+    def test_replace_lost_waiters(self):
+        d = self.soak_guest()
+        set_section(d, "replace", get_section(os.path.join(DATA, "captures", "replace-lost"), "replace"))
+        rc, out = self.run_judge("--soak", d)
+        self.assertEqual((rc, self.failing()), (1, ["soak.replace"]), out)
+        self.assertIn("lost: wake lane 0: thread 158 asleep", out)
+
+    def test_replace_each_count(self):
+        """Each count that must be 0 fails the check alone, whatever the exit
+        status says; so do an exit status alone, no replacement, no summary
+        line, a skip and no section."""
+        d = self.soak_guest()
+        clean = get_section(d, "replace")
+        edits = [("lost=0 ", "lost=1 "), ("exclusion=0 ", "exclusion=3 "),
+                 ("children_failed=0 ", "children_failed=1 "), ("errors=0", "errors=2"),
+                 ("rc=0", "rc=1"), ("replacements=200 ", "replacements=0 "),
+                 ("replacements=200 ", "replacement=200 ")]
+        for old, new in edits:
+            set_section(d, "replace", clean.replace(old, new))
+            self.run_judge("--soak", d)
+            self.assertEqual(self.failing(), ["soak.replace"], new)
+        for text in ("skip: no private futex hash to replace\nrc=0\n", None):
+            set_section(d, "replace", text)
+            self.run_judge("--soak", d)
+            self.assertEqual(self.failing(), ["soak.replace"], text)
 
     def test_sanitize(self):
         d = self.copy("kasan")
@@ -1065,7 +1124,8 @@ class PerGuest(Judge):
         with open(path, "w") as f:
             f.write("mutant x\nmutant * VCPUS TOPOLOGY quick,waiters -\n")
         self.assertEqual(verdicts.scenario_steps("mutant", path), ["quick", "waiters"])
-        self.assertEqual(verdicts.scenario_steps("mutant"), ["quick", "starve", "numarace", "precheck", "waiters"])
+        self.assertEqual(verdicts.scenario_steps("mutant"), ["quick", "starve", "numarace", "precheck", "waiters",
+                                                               "replace"])
 
     def test_sanitize_or_soak_guest_did_not_finish(self):
         for mode, key in (("--sanitize", "kasan.kselftest"), ("--soak", "kasan.soak")):
