@@ -3,8 +3,9 @@
  * The futex2 system calls and flags that bookworm's <linux/futex.h> and
  * <sys/syscall.h> (Linux 6.1 headers) do not name yet, and the prctl() of
  * the private futex hash, which <sys/prctl.h> does not either, for the
- * guest programs that use them; included after those headers. struct futex_waitv and FUTEX_WAITV_MAX come
- * from <linux/futex.h> itself (Linux 5.16).
+ * guest programs that use them; included after those headers. struct
+ * futex_waitv and FUTEX_WAITV_MAX come from <linux/futex.h> itself (Linux
+ * 5.16).
  */
 #ifndef GUEST_FUTEX2_H
 #define GUEST_FUTEX2_H

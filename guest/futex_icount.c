@@ -82,9 +82,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "futex2.h"
-
-/* Not in bookworm's io_uring.h (6.7 added them). */
-#define URING_OP_FUTEX_WAIT	51
+#include "uring.h"
 
 #define REPS			5
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -470,35 +468,18 @@ static long long run_pi_contended(struct bench *b, long calls)
 }
 
 /* An io_uring of one entry, its SQE filled once for all. */
-static struct {
-	int fd;
-	unsigned int *sq_tail, *cq_head, cq_mask;
-	struct io_uring_cqe *cqes;
-} ring;
-
-#define RING_MAP(len, off) mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ring.fd, off)
+static struct uring ring;
 
 /* 0, or the errno of an io_uring_setup() that failed. */
 static int uring_setup(void)
 {
-	struct io_uring_params p = { 0 };
-	struct io_uring_sqe *sqe;
-	char *sq, *cq;
+	int err = uring_init(&ring, 1);
+	struct io_uring_sqe *sqe = ring.sqes;
 
-	ring.fd = syscall(SYS_io_uring_setup, 1, &p);
-	if (ring.fd < 0)
-		return errno;
-	sq = RING_MAP(p.sq_off.array + p.sq_entries * sizeof(unsigned int), IORING_OFF_SQ_RING);
-	cq = RING_MAP(p.cq_off.cqes + p.cq_entries * sizeof(*ring.cqes), IORING_OFF_CQ_RING);
-	sqe = RING_MAP(p.sq_entries * sizeof(*sqe), IORING_OFF_SQES);
-	if (sq == MAP_FAILED || cq == MAP_FAILED || sqe == MAP_FAILED)
-		fail("mmap of the io_uring", errno);
-	/* One entry: the ring's one slot always names SQE 0. */
-	((unsigned int *)(sq + p.sq_off.array))[0] = 0;
-	ring.sq_tail = (unsigned int *)(sq + p.sq_off.tail);
-	ring.cq_head = (unsigned int *)(cq + p.cq_off.head);
-	ring.cq_mask = *(unsigned int *)(cq + p.cq_off.ring_mask);
-	ring.cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	if (err && ring.fd >= 0)
+		fail("mmap of the io_uring", err);
+	if (err)
+		return err;
 	/* fd: futex2 flags; addr2: the value, mismatched; addr3: the mask. */
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->opcode = URING_OP_FUTEX_WAIT;

@@ -12,14 +12,18 @@
  *    each waiting for its own word to change: FUTEX_WAIT and FUTEX_WAKE;
  *    FUTEX_WAKE_OP; FUTEX_CMP_REQUEUE onto a second word, then a wake of
  *    it; futex_waitv(); futex_wait() and futex_wake();
+ *  - an io_uring ping-pong lane: IORING_OP_FUTEX_WAIT and
+ *    IORING_OP_FUTEX_WAITV in turn, woken by IORING_OP_FUTEX_WAKE one way
+ *    and by futex_wake() the other;
  *  - a PI lane, three threads taking one PI futex in turn, each checking
  *    that it is alone inside;
  *  - a requeue-PI lane, two threads in FUTEX_WAIT_REQUEUE_PI with a
  *    timeout of 5 us, and one that requeues them to a PI futex with
  *    FUTEX_CMP_REQUEUE_PI, holding it every other time;
  *  - a thread that forks children without pause, each of which runs a
- *    ping-pong lane, a futex_waitv lane and a PI lane of its own while it
- *    replaces its hash a few times and then switches to the global hash.
+ *    ping-pong lane, a futex_waitv lane, an io_uring lane and a PI lane of
+ *    its own while it replaces its hash a few times and then switches to
+ *    the global hash.
  * The counts decide, not a clock. Once the replacements are done every
  * thread is told to stop and must end on its own. A thread that sleeps in
  * a futex call although the kernel should have woken it is reported:
@@ -49,19 +53,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/io_uring.h>
 #include "futex2.h"
+#include "uring.h"
 
 #define STOP		UINT32_MAX	/* a ping-pong word's last value */
 #define RQPI_TIMEOUT_NS	5000
 #define CHILD_SETS	4		/* a child's replacements before the global hash */
 
-enum kind { WAKE, WAKE_OP, REQUEUE, WAITV, FUTEX2, PI, RQPI, FORKER, NKINDS };
+enum kind { WAKE, WAKE_OP, REQUEUE, WAITV, FUTEX2, URING, PI, RQPI, FORKER, NKINDS };
 static const char * const kind_name[] = {
-	"wake", "wake_op", "requeue", "waitv", "futex2", "pi", "rqpi", "fork",
+	"wake", "wake_op", "requeue", "waitv", "futex2", "uring", "pi", "rqpi", "fork",
 };
 
 /* Hash sizes the replacer cycles through. */
@@ -70,11 +77,11 @@ static const int sizes[] = { 16, 2, 256, 4 };
 /*
  * One side of a ping-pong lane: @word is changed by the partner only, to
  * ever larger values; @waiting is the value this side last waited to see
- * replaced, @woken the last value the partner stored and then returned
- * from waking.
+ * replaced, @in_wait whether that wait has not returned yet, @woken the
+ * last value the partner stored and then returned from waking.
  */
 struct side {
-	_Atomic uint32_t word, aux, waiting, woken;
+	_Atomic uint32_t word, aux, waiting, in_wait, woken;
 };
 
 struct worker {
@@ -83,6 +90,7 @@ struct worker {
 	enum kind kind;
 	int lane, k;			/* lane index, side or rank in it */
 	_Atomic int tid, done, pi_waiting, stuck;
+	struct uring ring;		/* io_uring lanes: one request at a time */
 };
 
 struct lane {
@@ -116,8 +124,73 @@ static void note_error(struct run *run, const char *what)
 		fprintf(stdout, "error: %s: %s\n", what, strerror(errno));
 }
 
-/* Wait while @s->word holds @old, by the operation of @kind. */
-static void pp_wait(struct run *run, enum kind kind, struct side *s, uint32_t old)
+/*
+ * Submit @sqe on @u and wait for its completion, through signals: its
+ * result, or -1 with errno set.
+ */
+static int uring_call(struct uring *u, const struct io_uring_sqe *sqe)
+{
+	unsigned int tail = *u->sq_tail, head = *u->cq_head;
+	int res;
+
+	u->sqes[tail & u->sq_mask] = *sqe;
+	/* The kernel reads the entry after it sees the tail. */
+	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	/* It writes a completion before the tail that shows it. */
+	while (__atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE) == head) {
+		/* Submit the entry if the kernel has not taken it yet. */
+		if (syscall(SYS_io_uring_enter, u->fd,
+			    __atomic_load_n(u->sq_head, __ATOMIC_ACQUIRE) != tail + 1, 1,
+			    IORING_ENTER_GETEVENTS, NULL, 0) < 0 && errno != EINTR)
+			return -1;
+	}
+	res = u->cqes[head & u->cq_mask].res;
+	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
+	if (res < 0) {
+		errno = -res;
+		return -1;
+	}
+	return res;
+}
+
+/* IORING_OP_FUTEX_WAIT while @s->word holds @old, or _WAITV as pp_wait(). */
+static int uring_wait(struct worker *w, struct side *s, const struct futex_waitv *wv,
+		      uint32_t old)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = URING_OP_FUTEX_WAITV,
+		.addr = (uintptr_t)wv,
+		.len = 2,
+	};
+
+	if (old & 1)
+		return uring_call(&w->ring, &sqe);
+	sqe = (struct io_uring_sqe) {
+		.opcode = URING_OP_FUTEX_WAIT,
+		.fd = FUTEX_32 | FUTEX2_PRIVATE,
+		.addr = (uintptr_t)&s->word,
+		.addr2 = old,
+		.addr3 = FUTEX_BITSET_MATCH_ANY,
+	};
+	return uring_call(&w->ring, &sqe);
+}
+
+/* IORING_OP_FUTEX_WAKE of one waiter of @s->word: how many it woke. */
+static int uring_wake(struct worker *w, struct side *s)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = URING_OP_FUTEX_WAKE,
+		.fd = FUTEX_32 | FUTEX2_PRIVATE,
+		.addr = (uintptr_t)&s->word,
+		.addr2 = 1,
+		.addr3 = FUTEX_BITSET_MATCH_ANY,
+	};
+
+	return uring_call(&w->ring, &sqe);
+}
+
+/* Wait while @s->word holds @old, by the operation of @w's kind. */
+static void pp_wait(struct worker *w, struct side *s, uint32_t old)
 {
 	struct futex_waitv wv[2] = {
 		{ .uaddr = (uintptr_t)&s->word, .val = old, .flags = FUTEX_32 | FUTEX2_PRIVATE },
@@ -126,26 +199,39 @@ static void pp_wait(struct run *run, enum kind kind, struct side *s, uint32_t ol
 	long ret;
 
 	atomic_store(&s->waiting, old);
+	atomic_store(&s->in_wait, 1);
 	while (atomic_load(&s->word) == old) {
-		if (kind == WAITV)
+		if (w->kind == WAITV)
 			ret = syscall(SYS_futex_waitv, wv, 2, 0, NULL, CLOCK_MONOTONIC);
-		else if (kind == FUTEX2)
+		else if (w->kind == FUTEX2)
 			ret = syscall(SYS_futex_wait, &s->word, old, FUTEX_BITSET_MATCH_ANY,
 				      FUTEX_32 | FUTEX2_PRIVATE, NULL, CLOCK_MONOTONIC);
+		else if (w->kind == URING)
+			ret = uring_wait(w, s, wv, old);
 		else
 			ret = sys_futex(&s->word, FUTEX_WAIT, old, NULL, NULL, 0);
 		if (ret < 0 && errno != EAGAIN && errno != EINTR)
-			note_error(run, kind_name[kind]);
+			note_error(w->run, kind_name[w->kind]);
 	}
+	atomic_store(&s->in_wait, 0);
 }
 
-/* Store @new in @s->word and wake its waiter by the operation of @kind. */
-static void pp_kick(struct run *run, enum kind kind, struct side *s, uint32_t new)
+/*
+ * Store @new in @s->word and wake its waiter by the operation of @w's
+ * kind; an io_uring lane's side 1 wakes by futex_wake().
+ */
+static void pp_kick(struct worker *w, struct side *s, uint32_t new)
 {
+	enum kind kind = w->kind;
 	long ret;
 
 	atomic_store(&s->word, new);
+	if (kind == URING && w->k == 1)
+		kind = FUTEX2;
 	switch (kind) {
+	case URING:
+		ret = uring_wake(w, s);
+		break;
 	case WAKE_OP:
 		ret = sys_futex(&s->word, FUTEX_WAKE_OP, 1, (void *)1L, &s->aux,
 				FUTEX_OP(FUTEX_OP_ADD, 1, FUTEX_OP_CMP_LT, 0));
@@ -163,7 +249,7 @@ static void pp_kick(struct run *run, enum kind kind, struct side *s, uint32_t ne
 		ret = sys_futex(&s->word, FUTEX_WAKE, 1, NULL, NULL, 0);
 	}
 	if (ret < 0)
-		note_error(run, kind_name[kind]);
+		note_error(w->run, kind_name[w->kind]);
 	atomic_store(&s->woken, new);
 }
 
@@ -180,17 +266,17 @@ static void ping_pong(struct worker *w)
 	for (v = 1;; v++) {
 		if (w->k == 0) {
 			if (atomic_load(&run->stop)) {
-				pp_kick(run, l->kind, &l->s[1], STOP);
+				pp_kick(w, &l->s[1], STOP);
 				return;
 			}
-			pp_kick(run, l->kind, &l->s[1], v);
-			pp_wait(run, l->kind, &l->s[0], v - 1);
+			pp_kick(w, &l->s[1], v);
+			pp_wait(w, &l->s[0], v - 1);
 			atomic_fetch_add(&run->rounds, 1);
 		} else {
-			pp_wait(run, l->kind, &l->s[1], v - 1);
+			pp_wait(w, &l->s[1], v - 1);
 			if (atomic_load(&l->s[1].word) == STOP)
 				return;
-			pp_kick(run, l->kind, &l->s[0], v);
+			pp_kick(w, &l->s[0], v);
 		}
 	}
 }
@@ -392,15 +478,17 @@ static int asleep(int tid, char *call, size_t len)
 		fclose(f);
 	}
 	nr = strtol(call, &p, 10);
-	return ret && p != call &&
-	       (nr == SYS_futex || nr == SYS_futex_waitv || nr == SYS_futex_wait);
+	return ret && p != call && (nr == SYS_futex || nr == SYS_futex_waitv ||
+				    nr == SYS_futex_wait || nr == SYS_io_uring_enter);
 }
 
 /*
  * Whether ping-pong side @k of @w's lane is asleep in its wait although
  * its word was replaced and the wake returned: the partner's record of the
  * wake is read first, then the thread's state, then whether it still
- * waits in the same round.
+ * waits in the same round: whether it is in a wait, then for what, as it
+ * stores them in the reverse order (an io_uring lane thread also sleeps in
+ * io_uring_enter() for its own wake's completion, after its wait returned).
  */
 static int pp_lost(struct worker *w, int k, char *call, size_t len)
 {
@@ -411,7 +499,8 @@ static int pp_lost(struct worker *w, int k, char *call, size_t len)
 
 	if (woken <= waiting || !asleep(t->tid, call, len))
 		return 0;
-	return atomic_load(&s->waiting) == waiting && !atomic_load(&t->done);
+	return atomic_load(&s->in_wait) && atomic_load(&s->waiting) == waiting &&
+	       !atomic_load(&t->done);
 }
 
 /*
@@ -506,6 +595,8 @@ static struct run *run_start(const enum kind *kinds, int nlanes)
 			w->kind = kinds[i];
 			w->lane = i;
 			w->k = k;
+			if (w->kind == URING && (errno = uring_init(&w->ring, 1)))
+				return NULL;
 		}
 	}
 	for (i = 0; i < run->nworkers; i++)
@@ -559,12 +650,12 @@ static int replace(struct run *run, int n, long *errors)
 	return done;
 }
 
-/* A child: three lanes of its own, replacements, then the global hash. */
+/* A child: four lanes of its own, replacements, then the global hash. */
 static int child_main(void)
 {
-	static const enum kind kinds[] = { WAKE, WAITV, PI };
+	static const enum kind kinds[] = { WAKE, WAITV, URING, PI };
 	long errors = 0;
-	struct run *run = run_start(kinds, 3);
+	struct run *run = run_start(kinds, 4);
 
 	if (!run)
 		return 3;
@@ -579,7 +670,7 @@ static int child_main(void)
 int main(int argc, char **argv)
 {
 	static const enum kind kinds[] = {
-		WAKE, WAKE_OP, REQUEUE, WAITV, FUTEX2, PI, RQPI, FORKER,
+		WAKE, WAKE_OP, REQUEUE, WAITV, FUTEX2, URING, PI, RQPI, FORKER,
 	};
 	int n = argc > 1 ? atoi(argv[1]) : 200, done, lost;
 	struct sigaction sa = { .sa_handler = on_signal };

@@ -327,7 +327,7 @@ debug_args_follow_config()
 # enumerator) that HEADER defines, by a program compiled in DIR.
 cdef()
 {
-	printf '#include <stdio.h>\n#include <%s>\nint main(void) { printf("%%d\\n", (int)(%s)); }\n' \
+	printf '#include <stdio.h>\n#include <%s>\nint main(void) { printf("%%u\\n", (unsigned int)(%s)); }\n' \
 		"$2" "$3" >"$1/cdef.c" &&
 		gcc -o "$1/cdef" "$1/cdef.c" && "$1/cdef"
 }

@@ -66,6 +66,8 @@ t "futex_replace reports a PI waiter that a lost FUTEX_UNLOCK_PI leaves asleep" 
 	replace_finds_lost_pi_handover || true
 t "futex_replace reports two inside a PI lock that a lost FUTEX_LOCK_PI let in" \
 	replace_finds_shared_pi_lock || true
+t "futex_replace reports futex2 and io_uring waiters that a lost futex_wake() leaves asleep" \
+	replace_finds_lost_futex2_wake || true
 t "a guest test that escapes its process group is killed at its deadline" test_escapes_its_group || true
 t "a kselftest case that times out leaves its futex waiter's state and words" evidence_of_test_timeout || true
 t "a guest run killed at its deadline leaves its futex waiter's state and words" evidence_of_guest_deadline || true
