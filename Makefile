@@ -34,6 +34,10 @@
 #		the futex kselftests (not part of make check)
 #   make mutants	the patched kernel with each deliberate bug of
 #		tests/mutants/: the tests must catch it
+#   make lockcheck	the stable patches alone, and each bug of
+#		tests/lockcheck/ in their place, on debug kernels that
+#		force exit_pi_state_list()'s retry: lockdep must catch the
+#		bugs and nothing else
 #
 # Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
 # MANY_VCPUS, COST_VCPUS, TOPOLOGY, MEM, RUNS, BENCH_SECS, SCALE_RUNS,
@@ -61,7 +65,7 @@ MANY_VCPUS ?= 32
 # After the default: an export before it would define it, empty.
 export MANY_VCPUS
 
-.PHONY: all run selftest check native cost icount pack soak sanitize boots mutants deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all run selftest check native cost icount pack soak sanitize boots mutants lockcheck deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -171,6 +175,15 @@ mutants: tools initramfs
 			echo "error: mutant $$m: no complete guest run, judged below"; \
 	done
 	python3 bin/verdicts.py --mutants $(RUN_DIR)/mutants $(RUN_DIR)/mutant-control
+
+# A hash reference put with curr->pi_lock held, in exit_pi_state_list(),
+# must take no sleeping lock: the debug kernel of the stable patches alone
+# (the control) and of each bug of tests/lockcheck/, each forced into that
+# put (tests/lockcheck/probe.patch), run step exitpi; lockdep must report
+# every bug (Caught-by:) and nothing on the control.
+lockcheck: tools initramfs
+	bin/lockcheck.sh $(RUN_DIR)/lockcheck
+	python3 bin/verdicts.py --lockcheck $(RUN_DIR)/lockcheck
 
 # Whether the first futex kselftest after boot hangs: each kernel booted
 # BOOTS times (10 unless set), base and patched in turn, runs

@@ -340,6 +340,37 @@ def parse_replace(text):
             out["skip"] = line[6:].strip()
     return out
 
+# The kernel log line of tests/lockcheck/probe.patch: exit_pi_state_list()
+# made the reference put with curr->pi_lock held.
+EXITPI_PROBE = "futex: exit_pi_state_list() dropped a reference with pi_lock held"
+
+
+def parse_exitpi(text, log=None):
+    """Step exitpi (guest/futex_exitpi.c) and the kernel log LOG -> {"rc":
+    the program's exit status or None, "queued", "held", "waits",
+    "exited", "done": whether it reported each stage (the PI waiter
+    queued, a reference held in a fault, PR_FUTEX_HASH_SET_SLOTS asleep,
+    the owner's exit, the end), "errors": its "error:" lines and a
+    PR_FUTEX_HASH_SET_SLOTS that returned without waiting, "skip": its
+    reason or None, "probe": whether the kernel made the forced put}."""
+    stages = {"queued": "exitpi: owner ", "held": "exitpi: a futex wait holds",
+              "waits": "exitpi: PR_FUTEX_HASH_SET_SLOTS waits", "exited": "exitpi: the owner exited",
+              "done": "exitpi: done"}
+    out = dict.fromkeys(stages, False)
+    out.update(rc=None, errors=[], skip=None, probe=EXITPI_PROBE in (log or ""))
+    for line in text.splitlines():
+        for k, prefix in stages.items():
+            if line.startswith(prefix):
+                out[k] = True
+        if line.startswith("rc=") and re.match(r"^\d+$", line[3:].strip()):
+            out["rc"] = int(line[3:])
+        elif line.startswith("error: ") or "returned without waiting" in line:
+            out["errors"].append(line.strip())
+        elif line.startswith("skip: "):
+            out["skip"] = line[6:].strip()
+    return out
+
+
 _RESIZE = re.compile(r"(auto resize|set slots) to (\d+)(?: slots)?: (\d+) threads, (\d+) CPUs, "
                      r"(done|not done) after ([\d.]+) s, grace period ([-\d.]+) s")
 
@@ -631,8 +662,8 @@ def _read(d, name):
 # or a benchmark (STEP: its group) that was killed for its time were doing
 # (guest/evidence.sh).
 _EVIDENCE = re.compile(r"^evidence ([a-z]+) (\S+)$")
-EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex", "replace", "hash", "block",
-                  "scale")
+EVIDENCE_STEPS = ("kselftest", "resize", "numarace", "firstrun", "failfutex", "replace", "exitpi", "hash",
+                  "block", "scale")
 
 
 def evidence_sections(sections, steps=("kselftest", "resize")):
@@ -714,6 +745,7 @@ def read_kernel(d):
                       if ff is not None else None),
         "soak": _parsed(parse_soak, get("soak")),
         "replace": _parsed(parse_replace, get("replace")),
+        "exitpi": parse_exitpi(get("exitpi"), get("dmesg")) if get("exitpi") is not None else None,
         "icount": _parsed(parse_icount, get("icount")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
         "badness": badness(console if console is not None else get("dmesg")),

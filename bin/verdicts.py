@@ -40,6 +40,7 @@ TOP = parse_results.TOP
 NEEDS = os.path.join(TOP, "guest", "kselftest-needs")
 SCENARIOS = os.path.join(TOP, "configs", "scenarios")
 MUTANTS = os.path.join(TOP, "tests", "mutants")
+LOCKCHECK = os.path.join(TOP, "tests", "lockcheck")
 FUNCTIONAL = "tools/testing/selftests/futex/functional"
 
 # The selftest program that pins down the refusal semantics.
@@ -977,6 +978,60 @@ def check_mutants(d, control):
         check_flavour_control(f, parse_results.read_kernel(path) if os.path.isdir(path) else None, headers)
 
 
+def exitpi_problems(kn):
+    """Why step exitpi (guest/futex_exitpi.c) did not make the put it is
+    for, or failed: none where the PI waiter queued, a futex operation
+    held a reference in a fault, PR_FUTEX_HASH_SET_SLOTS slept, the owner
+    exited, the kernel logged the forced put (tests/lockcheck/probe.patch)
+    and the program ended, with no error."""
+    e = kn["exitpi"]
+    if e is None:
+        return ["no exitpi section"]
+    if e["skip"]:
+        return [f"skipped: {e['skip']}"]
+    bad = [f"futex_exitpi exited {e['rc']}"] if e["rc"] != 0 else []
+    bad += [f"it did not report: {k}" for k in ("queued", "held", "waits", "exited", "done") if not e[k]]
+    if not e["probe"]:
+        bad.append("the kernel did not log the forced put (no probe line)")
+    return bad + e["errors"][:2]
+
+
+def lockcheck_plan(d):
+    names = sorted(n for n in os.listdir(d) if n != "control") if os.path.isdir(d) else []
+    return names, ["lockcheck.ran", "lockcheck.control"] + [f"lockcheck.{n}" for n in names]
+
+
+def check_lockcheck(d):
+    """make lockcheck: DIR/control, the stable patches alone, made the put
+    with curr->pi_lock held and its console stayed clean; each mutant of
+    DIR is caught by the check its patch names (Caught-by:
+    console:PATTERN), lockdep's report."""
+    names, _ = lockcheck_plan(d)
+    headers = {n: mutant_header(os.path.join(LOCKCHECK, n + ".patch")) for n in names}
+    verdict("lockcheck.ran", any(h and h["caught_by"] for h in headers.values()),
+            f"{len(names)} lockcheck mutants ran, each named in tests/lockcheck/",
+            f"in {d}: " + (", ".join(names) or "no mutant"))
+    path = os.path.join(d, "control")
+    kn = parse_results.read_kernel(path) if os.path.isdir(path) else None
+    bad = (exitpi_problems(kn) + guest_problems(kn) + [f"console: {b}" for b in kn["badness"] or []][:1]
+           + (["console missing"] if kn["badness"] is None else [])) if kn else ["no control run"]
+    verdict("lockcheck.control", not bad,
+            "lockcheck control: the stable patches alone drop a hash reference with pi_lock held "
+            "while PR_FUTEX_HASH_SET_SLOTS waits, and lockdep reports nothing", "; ".join(bad[:3]))
+    for name in names:
+        kn, h = parse_results.read_kernel(os.path.join(d, name)), headers[name]
+        if h is None:
+            verdict(f"lockcheck.{name}", False, f"lockcheck mutant {name}: its patch is in tests/lockcheck/",
+                    "no such patch")
+            continue
+        hits = [(c, x[0]) for c in h["caught_by"] for x in [console_hits(kn, c) or []] if x]
+        verdict(f"lockcheck.{name}", bool(hits),
+                f"lockcheck mutant {name} is caught by {', '.join(h['caught_by']) or 'no check named'}"
+                + (f": {hits[0][1]}" if hits else ""),
+                "no such report; the step: " + ("; ".join(exitpi_problems(kn)) or "made the put")
+                + (f"; console: {kn['badness'][0]}" if kn["badness"] else ""))
+
+
 # -- The modes.
 
 def per_guest(checks, dirs):
@@ -1005,7 +1060,9 @@ def check_run(run, tree):
          for name in compare_kernels.KERNELS + ("patched-many",)}
     st = parse_results.read_kernel(os.path.join(run, "stable"))
     mutants, control = os.path.join(run, "mutants"), os.path.join(run, "mutant-control")
-    plan = [x for c in MAIN_CHECKS for x in planned(c, "patched")] + mutant_plan(mutants)[1]
+    lockcheck = os.path.join(run, "lockcheck")
+    plan = [x for c in MAIN_CHECKS for x in planned(c, "patched")] + mutant_plan(mutants)[1] + \
+        lockcheck_plan(lockcheck)[1]
 
     def run_checks():
         check_plans(k, st, tree)
@@ -1023,6 +1080,7 @@ def check_run(run, tree):
         check_soak("patched", k["patched"])
         check_native(run)
         check_mutants(mutants, control)
+        check_lockcheck(lockcheck)
     return judge(plan, run_checks)
 
 
@@ -1033,6 +1091,8 @@ def main(argv):
         return per_guest(modes[argv[1]], argv[2:])
     if argv[1] == "--boots":
         return boots(argv[2])
+    if argv[1] == "--lockcheck":
+        return judge(lockcheck_plan(argv[2])[1], lambda: check_lockcheck(argv[2]))
     if argv[1] == "--mutants":
         return judge(mutant_plan(argv[2])[1], lambda: check_mutants(argv[2], argv[3]))
     return check_run(argv[1], argv[2])

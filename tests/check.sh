@@ -189,6 +189,12 @@ stage "patched debug kernel with mutant $MUTANT builds and runs the tests" \
 stage "patched debug kernel runs the mutants' tests unmutated (the control)" \
 	"$BIN/scenario.sh" mutant "$CHECK/mutant-control" patched-debug
 
+# v6's stable patch took a waitqueue's lock in a reference put made with
+# curr->pi_lock held; the stable patches must not (bin/lockcheck.sh).
+rm -rf "$CHECK/lockcheck"
+stage "debug kernels forced to put a hash reference under pi_lock, the stable patches and tests/lockcheck/'s bugs, boot" \
+	"$BIN/lockcheck.sh" "$CHECK/lockcheck"
+
 # The judge's verdicts as this run's TAP lines; it plans them, and its
 # last one says whether each planned verdict was given: a judge that
 # stopped before it (a traceback) fails here.

@@ -36,6 +36,8 @@ PROGRAMS = ("futex_wait_timeout futex_wait_wouldblock futex_requeue_pi futex_req
 # The release make check's native runs of pass/ ran on.
 RELEASE = fixtures.parse_results.read_kernel(os.path.join(DATA, "pass", "native-1"))["machine"]["release"]
 MUTANT = "b-unlock-keeps-waiter-count"
+# The mutant of tests/lockcheck/ whose guest pass/lockcheck/ holds.
+V6 = "v6-abandon"
 
 # Every verdict make check's judge gives, by key: the test that pins them.
 MAIN_KEYS = {
@@ -49,7 +51,8 @@ MAIN_KEYS = {
     "base.numarace", "patched.numarace", "patched.failfutex", "patched.soak", "native-1.end",
     "native-1.recorded", "native-2.end", "native-2.recorded", "native.compare", "mutants.ran",
     "base.kselftest", "base.console",
-    f"mutant.{MUTANT}", "mutant-control", "judge.plan"}
+    f"mutant.{MUTANT}", "mutant-control", "lockcheck.ran", "lockcheck.control", f"lockcheck.{V6}",
+    "judge.plan"}
 
 
 def block(text, prog):
@@ -732,6 +735,79 @@ class Guests(Judge):
     def test_no_mutant_ran(self):
         shutil.rmtree(self.path("mutants"))
         self.assertFails("mutants.ran")
+
+    # -- make lockcheck (pass/lockcheck: the control and V6, lockdep's report)
+
+    def exitpi_edits(self):
+        """The control's step exitpi, each stage's line, its exit status and
+        the kernel's probe line broken in turn, and an error added."""
+        return [("exitpi", "exitpi: owner ", "exitpi: owner? "),
+                ("exitpi", "exitpi: a futex wait holds", "exitpi: no futex wait holds"),
+                ("exitpi", "exitpi: PR_FUTEX_HASH_SET_SLOTS waits",
+                 "exitpi: PR_FUTEX_HASH_SET_SLOTS returned without waiting"),
+                ("exitpi", "exitpi: the owner exited", "exitpi: the owner?"),
+                ("exitpi", "exitpi: done", "exitpi: not done"),
+                ("exitpi", "rc=0", "rc=1"),
+                ("exitpi", "rc=0", "error: membarrier: Invalid argument\nrc=0"),
+                ("exitpi", "exitpi: owner ", "skip: no userfaultfd\nexitpi: owner "),
+                ("dmesg", "exit_pi_state_list() dropped a reference", "exit_pi_state_list() dropped nothing")]
+
+    def test_lockcheck_control_did_not_make_the_put(self):
+        d = self.path("lockcheck", "control")
+        for name, old, new in self.exitpi_edits():
+            clean = get_section(d, name)
+            self.assertIn(old, clean)
+            set_section(d, name, clean.replace(old, new, 1))
+            self.assertFails("lockcheck.control")
+            set_section(d, name, clean)
+        set_section(d, "exitpi", None)
+        self.assertFails("lockcheck.control")
+
+    def test_lockcheck_control_reports(self):
+        fixtures.append_file(self.path("lockcheck", "control", "console.log"),
+                             "[    7.1] [ BUG: Invalid wait context ]\n")
+        self.assertFails("lockcheck.control")
+
+    def test_lockcheck_control_guest_did_not_finish(self):
+        set_section(self.path("lockcheck", "control"), "end", None)
+        self.assertFails("lockcheck.control")
+
+    def test_lockcheck_mutant_not_caught(self):
+        """V6's guest with the control's console: no report, no catch; nor
+        is a report that the mutant's Caught-by: pattern does not name."""
+        with open(self.path("lockcheck", "control", "console.log")) as f:
+            clean = f.read()
+        console = self.path("lockcheck", V6, "console.log")
+        fixtures.replace_file(console, clean)
+        self.assertFails(f"lockcheck.{V6}")
+        fixtures.replace_file(console, clean + "[    7.1] WARNING: CPU: 0 PID: 140 at kernel/futex/core.c:1\n")
+        self.assertFails(f"lockcheck.{V6}")
+        self.assertIn("the step: made the put; console: [    7.1] WARNING", self.out)
+
+    def test_lockcheck_missing(self):
+        shutil.rmtree(self.path("lockcheck", "control"))
+        self.assertFails("lockcheck.control")
+        shutil.rmtree(self.path("lockcheck"))
+        self.assertFails("lockcheck.control", "lockcheck.ran")
+
+    def test_lockcheck_mutant_names_no_check(self):
+        """A patch of tests/lockcheck/ without its Caught-by: line: nothing
+        counts as its catch, and no mutant that a check must catch ran."""
+        d = os.path.join(self.tmp, "lockcheck")
+        os.makedirs(d)
+        with open(os.path.join(verdicts.LOCKCHECK, V6 + ".patch")) as f:
+            text = f.read()
+        with open(os.path.join(d, V6 + ".patch"), "w") as f:
+            f.write(re.sub(r"^Caught-by:.*\n", "", text, flags=re.M))
+        saved, verdicts.LOCKCHECK = verdicts.LOCKCHECK, d
+        try:
+            self.assertFails("lockcheck.ran", f"lockcheck.{V6}")
+        finally:
+            verdicts.LOCKCHECK = saved
+
+    def test_lockcheck_mutant_without_its_patch(self):
+        os.rename(self.path("lockcheck", V6), self.path("lockcheck", "x-gone"))
+        self.assertFails("lockcheck.ran", "lockcheck.x-gone")
 
     # -- the judge's own plan
 
