@@ -24,7 +24,14 @@
  *    holds its reference;
  *  - S calls PR_FUTEX_HASH_SET_SLOTS, which waits for X too: a task now
  *    sleeps on the variable that a replacement's last reference wakes;
- *  - after an RCU grace period and a second, T exits.
+ *  - after an RCU grace period and a second, T exits. A replacement folds
+ *    its count in an RCU callback after a grace period (membarrier()
+ *    waits for one), and the deadline that v6's stable patch armed there
+ *    is 10 ms later: the second is for a kernel that gives a replacement
+ *    up at a deadline to have passed it. It decides no verdict on any
+ *    other kernel; on such a kernel, one that missed the deadline makes
+ *    the put without waking anyone, and lockdep's catch is missed, not
+ *    faked.
  * A kernel that gives the automatic replacement up at a deadline, and
  * wakes S from the reference put that does so (the first after the
  * deadline is T's, with pi_lock held), takes the waitqueue's lock inside
@@ -123,7 +130,11 @@ static void *set_slots_fn(void *arg)
 	return NULL;
 }
 
-/* Whether thread @tid of this process sleeps uninterruptibly in prctl(). */
+/*
+ * Whether thread @tid of this process sleeps uninterruptibly in prctl(),
+ * by /proc: there is no count of tasks that wait in
+ * PR_FUTEX_HASH_SET_SLOTS to ask the kernel for.
+ */
 static int sleeps_in_prctl(pid_t tid)
 {
 	char path[64], buf[512], *p;
