@@ -5,8 +5,8 @@
 # OUTDIR/results.txt (guest/FORMAT.md) and OUTDIR/accel ("native").
 #
 # Usage: guest/native.sh OUTDIR [STEPS]
-#	STEPS	comma-separated steps (default
-#		kselftest,resizebench,refstate,precheck,waiters,perf,block,scale)
+#	STEPS	comma-separated steps of guest/steps/ (default: those
+#		that "steps=" sets below)
 #
 # TOOLS: the tools folder, with kselftest/, guest-bin/ (and guest-bin/lib/)
 # and perf, as bin/tools.sh builds them in build/out and bin/pack.sh packs
