@@ -55,18 +55,23 @@ futex_words()
 	esac
 }
 
-# thread PID TID: what one thread is doing.
+# thread PID TID: what one thread is doing; its user and system time, in
+# clock ticks, tell a thread that loops in the kernel from one that runs,
+# and its pending signals one that ignores a SIGKILL.
 thread()
 {
-	local d=/proc/$1/task/$2 stat state sc
+	local pid=$1 d=/proc/$1/task/$2 stat state sc
 
 	stat=$(cat "$d/stat" 2>/dev/null) || return 0
 	state=${stat##*) }
 	sc=$(cat "$d/syscall" 2>/dev/null)
 	echo "thread $2 ($(cat "$d/comm" 2>/dev/null)): state ${state%% *}, wchan $(cat "$d/wchan" 2>/dev/null)"
+	# shellcheck disable=SC2086 # the fields of /proc/PID/stat after comm
+	set -- $state
+	echo "  utime ${12:-?} stime ${13:-?}, $(grep -E '^(SigPnd|ShdPnd):' "$d/status" 2>/dev/null | tr -s '\t\n' '  ')"
 	echo "  syscall $sc"
 	case $sc in
-	202\ *|449\ *|455\ *) futex_words "$1" "$sc" | sed 's/^/  /' ;;
+	202\ *|449\ *|455\ *) futex_words "$pid" "$sc" | sed 's/^/  /' ;;
 	esac
 	sed 's/^/  stack /' "$d/stack" 2>/dev/null
 }

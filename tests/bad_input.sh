@@ -439,8 +439,9 @@ evidence_of()
 	return $rc
 }
 
-# What a kselftest_harness timeout leaves: the waiter's state, system call,
-# stack and futex word, recorded before the kill.
+# What a kselftest_harness timeout leaves: the waiter's state, times,
+# pending signals, system call, stack and futex word, recorded before the
+# kill.
 evidence_of_test_timeout()
 {
 	local out
@@ -449,6 +450,7 @@ evidence_of_test_timeout()
 	echo "$out"
 	echo "$out" | grep -q '^evidence at .*: process group [0-9]* with signal 9$' &&
 		echo "$out" | grep -q '^thread [0-9]* (hang): state S, wchan ' &&
+		echo "$out" | grep -q '^  utime [0-9]* stime [0-9]*, SigPnd: [0-9a-f]* ShdPnd: [0-9a-f]* *$' &&
 		echo "$out" | grep -q '^  syscall 202 0x[0-9a-f]* 0x80 0x2a ' &&
 		echo "$out" | grep -q '^  futex 0x[0-9a-f]*: 0000002a$'
 }
