@@ -57,23 +57,40 @@ futex_words()
 
 # thread PID TID: what one thread is doing; its user and system time, in
 # clock ticks, tell a thread that loops in the kernel from one that runs,
-# and its pending signals one that ignores a SIGKILL.
+# and its pending signals one that ignores a SIGKILL. The files are read
+# with the shell's own read, forking nothing: a test that ran out of time
+# may have a hundred threads, and under emulation a fork per file made the
+# record take longer than the test.
 thread()
 {
-	local pid=$1 d=/proc/$1/task/$2 stat state sc
+	local pid=$1 d=/proc/$1/task/$2 stat state sc='' comm='' wchan='' line sig=''
 
-	stat=$(cat "$d/stat" 2>/dev/null) || return 0
+	read -r stat 2>/dev/null <"$d/stat" || return 0
 	state=${stat##*) }
-	sc=$(cat "$d/syscall" 2>/dev/null)
-	echo "thread $2 ($(cat "$d/comm" 2>/dev/null)): state ${state%% *}, wchan $(cat "$d/wchan" 2>/dev/null)"
+	read -r sc 2>/dev/null <"$d/syscall" || :
+	read -r comm 2>/dev/null <"$d/comm" || :
+	# wchan ends without a newline, which read reports as an error.
+	read -r wchan 2>/dev/null <"$d/wchan" || :
+	echo "thread $2 ($comm): state ${state%% *}, wchan $wchan"
+	while read -r line; do
+		case $line in
+		SigPnd:*|ShdPnd:*)
+			# shellcheck disable=SC2086 # name and mask, not the tab
+			set -- $line
+			sig="$sig$1 $2 "
+			;;
+		esac
+	done 2>/dev/null <"$d/status"
 	# shellcheck disable=SC2086 # the fields of /proc/PID/stat after comm
 	set -- $state
-	echo "  utime ${12:-?} stime ${13:-?}, $(grep -E '^(SigPnd|ShdPnd):' "$d/status" 2>/dev/null | tr -s '\t\n' '  ')"
+	echo "  utime ${12:-?} stime ${13:-?}, $sig"
 	echo "  syscall $sc"
 	case $sc in
 	202\ *|449\ *|455\ *) futex_words "$pid" "$sc" | sed 's/^/  /' ;;
 	esac
-	sed 's/^/  stack /' "$d/stack" 2>/dev/null
+	while read -r line; do
+		echo "  stack $line"
+	done 2>/dev/null <"$d/stack"
 }
 
 main()
