@@ -43,7 +43,7 @@
 # MANY_VCPUS, COST_VCPUS, TOPOLOGY, MEM, RUNS, BENCH_SECS, SCALE_RUNS,
 # SCALE_SECS, SOAK_SECS, KST_TIMEOUT, KST_TESTS, BOOT_TIMEOUT, ACCEL,
 # PROBE_TIMEOUT, JOBS, BOOTS, and for make native STEPS and NATIVE_DIR;
-# checked before any stage runs (bin/lib.sh); see README.md. The guest
+# checked before any stage runs (bin/lib.sh); see doc/running.md. The guest
 # runs themselves (kernel, vCPUs, topology, steps) are configs/scenarios.
 
 SHELL := /bin/bash

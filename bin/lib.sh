@@ -158,7 +158,7 @@ snc_vcpus()
 		die "$1=$v: $2, an even number of at least 6"
 }
 
-# The settings, checked before any stage does work (README: Settings).
+# The settings, checked before any stage does work (doc/running.md: Settings).
 check_settings()
 {
 	whole VCPUS 1 255 "guest vCPUs"

@@ -31,7 +31,7 @@ lookup()
 	awk -v n="$1" '$1 == n && NF >= 6 { $1 = ""; print; exit }' "$SCENARIOS"
 }
 
-# The defaults of the settings a scenario may name (README: Settings).
+# The defaults of the settings a scenario may name (doc/running.md: Settings).
 VCPUS=${VCPUS:-8}
 MANY_VCPUS=${MANY_VCPUS:-32}
 COST_VCPUS=${COST_VCPUS:-$(nproc)}
