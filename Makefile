@@ -39,20 +39,18 @@
 #		force exit_pi_state_list()'s retry: lockdep must catch the
 #		bugs and nothing else
 #
-# Settings (environment or make variables): KERNEL_SRC, KERNEL_REV, VCPUS,
-# MANY_VCPUS, COST_VCPUS, TOPOLOGY, MEM, RUNS, BENCH_SECS, SCALE_RUNS,
-# SCALE_SECS, SOAK_SECS, KST_TIMEOUT, KST_TESTS, BOOT_TIMEOUT, ACCEL,
-# PROBE_TIMEOUT, JOBS, BOOTS, and for make native STEPS and NATIVE_DIR;
-# checked before any stage runs (bin/lib.sh); see doc/running.md. The guest
-# runs themselves (kernel, vCPUs, topology, steps) are configs/scenarios.
+#   make help	the targets, and the settings of configs/settings
+#
+# Settings are environment or make variables, each defined in
+# configs/settings and checked before any stage runs (bin/lib.sh). The
+# guest runs themselves (kernel, vCPUs, topology, steps) are
+# configs/scenarios.
 
 SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
 .SILENT:
 export STAGE_T0 := $(shell date +%s)
-export KERNEL_SRC KERNEL_REV VCPUS MEM RUNS BENCH_SECS KST_TIMEOUT BOOT_TIMEOUT JOBS ACCEL
-export PROBE_TIMEOUT BOOTS TOPOLOGY SCALE_RUNS SCALE_SECS KST_TESTS COST_VCPUS
-export SOAK_SECS
+export $(shell sed -n 's/^\([A-Z_]*\)\t.*/\1/p' configs/settings)
 
 ifndef RUN_DIR
 RUN_DIR := results/run-$(shell date +%Y%m%d-%H%M%S)
@@ -60,14 +58,14 @@ endif
 ifndef NATIVE_DIR
 NATIVE_DIR := results/native-$(shell uname -r)-$(shell date +%Y%m%d-%H%M%S)
 endif
-# The private hash replacement again, with more vCPUs.
-MANY_VCPUS ?= 32
-# After the default: an export before it would define it, empty.
-export MANY_VCPUS
-
-.PHONY: all run selftest check native cost icount pack soak sanitize boots mutants lockcheck deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all help run selftest check native cost icount pack soak sanitize boots mutants lockcheck deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
+
+help:
+	sed -n '2,/^$$/{/^$$/q; s/^# \{0,1\}//p}' Makefile
+	echo
+	bin/settings.sh help
 
 deps:
 	bin/deps.sh
@@ -145,7 +143,7 @@ soak: tools initramfs
 # The patched kernel with KASAN (and the debug checks) and with KCSAN, each
 # running the futex kselftests and the malformed calls; not part of make
 # check (two more kernel builds). SANITIZERS picks them.
-SANITIZERS ?= kasan kcsan
+SANITIZERS ?= $(shell bin/settings.sh value SANITIZERS)
 sanitize: tools initramfs
 	for s in $(SANITIZERS); do \
 		bin/build.sh patched-$$s build/tree $$s && \
@@ -186,11 +184,11 @@ lockcheck: tools initramfs
 	python3 bin/verdicts.py --lockcheck $(RUN_DIR)/lockcheck
 
 # Whether the first futex kselftest after boot hangs: each kernel booted
-# BOOTS times (10 unless set), base and patched in turn, runs
+# BOOTS times, base and patched in turn, runs
 # futex_numa_mpol first, then the futex kselftests in make check's order.
 # A guest that fails is counted, and the next one boots.
 boots: build initramfs
-	for i in $$(seq $${BOOTS:-10}); do \
+	for i in $$(seq "$$(bin/settings.sh value BOOTS)"); do \
 		for k in base patched; do \
 			bin/scenario.sh boots $(RUN_DIR)/boots/$$k-$$i $$k || \
 				echo "error: boot $$i of $$k failed"; \

@@ -20,7 +20,6 @@
 
 ACCEL_CACHE=$BUILD/accel
 KVM_DEV=${KVM_DEV:-/dev/kvm}
-PROBE_TIMEOUT=${PROBE_TIMEOUT:-30}
 
 # accel_opts ACCEL: QEMU's options for kvm, tcg or icount. icount is TCG
 # on one thread with the guest clock counting instructions: one nanosecond

@@ -12,12 +12,7 @@
 #	DIR	where console.log, results.txt and qemu.cmd go
 #	STEPS	comma-separated guest/steps/ (kselftest,precheck,waiters,hash)
 #
-# Settings: VCPUS (8), TOPOLOGY (numa2 or snc3), MEM (MiB, 2048),
-# BOOT_TIMEOUT (s, whole guest run), KST_TIMEOUT (s, each kselftest),
-# KST_TESTS (the programs of step kselftest, all unless set), RUNS and
-# BENCH_SECS (perf bench), SCALE_RUNS and SCALE_SECS (step scale),
-# SOAK_SECS (s, the soak step), ACCEL (kvm, tcg or unset),
-# PROBE_TIMEOUT (s, for a KVM guest's first console output) and ICOUNT
+# Settings: those of configs/settings, and ICOUNT
 # (1: count instead of time, for step icount: TCG on one thread with
 # -icount shift=0,sleep=off, so that the guest's clock advances one
 # nanosecond per instruction it executes; VCPUS must be 1, and ACCEL and
@@ -28,11 +23,6 @@ set -eu
 # shellcheck source=accel.sh
 . "$(dirname "$0")/accel.sh"
 need qemu-system-x86_64 timeout python3
-
-VCPUS=${VCPUS:-8}
-TOPOLOGY=${TOPOLOGY:-numa2}
-MEM=${MEM:-2048}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-2400}
 
 # Absolute: QEMU and bin/vcpus.py run in the result folder.
 [ ! -d "$OUT" ] || OUT=$(cd "$OUT" && pwd)

@@ -15,7 +15,6 @@ CONFIGS=$TOP/configs
 TREE=$BUILD/tree		# git tree: base commit + series, at "patched"
 TREE_BASE=$BUILD/tree-base	# worktree of the same repository at "base"
 OUT=$BUILD/out			# kernels, initramfs and tools to boot by hand
-JOBS=${JOBS:-$(($(nproc) + 1))}
 
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
@@ -125,27 +124,54 @@ series_patches()
 		! -name '0000-*' | sort
 }
 
-# whole NAME MIN MAX WHAT: an unset or empty NAME is left to its default;
-# any other value must be a whole number from MIN to MAX.
-whole()
-{
-	local v=${!1:-}
+SETTINGS=$CONFIGS/settings
 
-	[ -n "$v" ] || return 0
-	if ! [[ $v =~ ^[1-9][0-9]{0,6}$|^0$ ]] || [ "$v" -lt "$2" ] || [ "$v" -gt "$3" ]; then
-		die "$1=$v: $4, a whole number from $2 to $3"
-	fi
+# settings_rows: the rows of configs/settings, tab-separated.
+settings_rows()
+{
+	grep -v -e '^#' -e '^$' "$SETTINGS"
 }
 
-# guest_settings: the settings of the guest's steps that are set, as
-# guest/run.sh reads them (kst_timeout=300 ...); run.sh has the defaults.
+# setting_default DEFAULT: the value a setting's DEFAULT gives, or nothing
+# for one in brackets.
+setting_default()
+{
+	case $1 in
+	cores)		nproc ;;
+	cores+1)	echo $(($(nproc) + 1)) ;;
+	"("*)		;;
+	*)		echo "$1" ;;
+	esac
+}
+
+# check_setting NAME TAKES WHAT: an empty NAME passes; any other value
+# must be what TAKES says (configs/settings), or one line names it.
+check_setting()
+{
+	local v=${!1:-} re
+
+	[ -n "$v" ] || return 0
+	case $2 in
+	-)	;;
+	/*/)	re=${2#/}
+		[[ $v =~ ${re%/} ]] || die "$1=$v: $3" ;;
+	*-*)	if ! [[ $v =~ ^[1-9][0-9]{0,6}$|^0$ ]] || [ "$v" -lt "${2%-*}" ] ||
+		   [ "$v" -gt "${2#*-}" ]; then
+			die "$1=$v: $3, a whole number from ${2%-*} to ${2#*-}"
+		fi ;;
+	*"|"*)	[[ "|$2|" == *"|$v|"* ]] || die "$1=$v: $3: ${2//|/ or }" ;;
+	esac
+}
+
+# guest_settings: the settings of the guest's steps, as guest/run.sh reads
+# them (kst_timeout=300 ...).
 guest_settings()
 {
-	local v
+	local name def takes where what
 
-	for v in RUNS BENCH_SECS KST_TIMEOUT KST_TESTS SCALE_RUNS SCALE_SECS SOAK_SECS; do
-		[ -z "${!v:-}" ] || echo "${v,,}=${!v}"
-	done
+	while IFS=$'\t' read -r name def takes where what; do
+		[ "$where" != guest ] || [ -z "${!name:-}" ] || echo "${name,,}=${!name}"
+	done < <(settings_rows)
 }
 
 # snc_vcpus NAME WHAT: an unset NAME, or an even number of at least 6, a
@@ -158,35 +184,22 @@ snc_vcpus()
 		die "$1=$v: $2, an even number of at least 6"
 }
 
-# The settings, checked before any stage does work (doc/running.md: Settings).
-check_settings()
+# load_settings: before any stage does work, each setting of
+# configs/settings that is set is checked, and each that is not gets its
+# default; then the rules that tie two settings together.
+load_settings()
 {
-	whole VCPUS 1 255 "guest vCPUs"
-	whole MANY_VCPUS 1 255 "vCPUs of the second pair of guests"
-	whole COST_VCPUS 1 255 "vCPUs of the guests of make cost"
-	whole MEM 512 1048576 "guest memory in MiB"
-	whole RUNS 1 1000 "perf bench repetitions"
-	whole BENCH_SECS 1 3600 "seconds of each perf bench run"
-	whole SCALE_RUNS 1 1000 "runs of each point of the scaling curves"
-	whole SCALE_SECS 1 3600 "seconds of each run of the scaling curves"
-	whole SOAK_SECS 5 86400 "seconds of the soak"
-	whole KST_TIMEOUT 1 86400 "seconds for each kselftest program"
-	whole BOOT_TIMEOUT 1 86400 "seconds for a whole guest run"
-	whole PROBE_TIMEOUT 1 3600 "seconds a KVM guest has to print its first console line"
-	whole JOBS 1 4096 "parallel compile jobs"
-	whole BOOTS 1 1000 "boots of each kernel in make boots"
-	case ${TOPOLOGY:-} in
-	""|numa2|snc3) ;;
-	*)	die "TOPOLOGY=$TOPOLOGY: numa2 (two sockets, a NUMA node each) or snc3 (three nodes a socket)" ;;
-	esac
+	local name def takes where what
+
+	while IFS=$'\t' read -r name def takes where what; do
+		check_setting "$name" "$takes" "$what"
+		if [ -z "${!name:-}" ]; then
+			def=$(setting_default "$def")
+			[ -z "$def" ] || export "$name=$def"
+		fi
+	done < <(settings_rows)
 	# Two sockets of three nodes: make run's MANY_VCPUS guests always.
-	[ "${TOPOLOGY:-}" != snc3 ] || snc_vcpus VCPUS "guest vCPUs with TOPOLOGY=snc3"
+	[ "$TOPOLOGY" != snc3 ] || snc_vcpus VCPUS "guest vCPUs with TOPOLOGY=snc3"
 	snc_vcpus MANY_VCPUS "vCPUs of the second pair of guests (TOPOLOGY snc3)"
-	[[ ${KST_TESTS:-} =~ ^[a-z0-9_,]*$ ]] ||
-		die "KST_TESTS=$KST_TESTS: futex kselftest programs, comma-separated"
-	case ${ACCEL:-} in
-	""|kvm|tcg) ;;
-	*)	die "ACCEL=$ACCEL: kvm, tcg, or unset to use KVM where a guest runs under it" ;;
-	esac
 }
-check_settings
+load_settings

@@ -7,8 +7,8 @@
 #
 # Usage: bin/native.sh [DIR]	(default results/native-<release>-<date>)
 #
-# Settings: STEPS (guest/native.sh's default unless set), RUNS, BENCH_SECS,
-# KST_TIMEOUT, KST_TESTS, SCALE_RUNS, SCALE_SECS, SOAK_SECS; as root.
+# Settings: those of configs/settings that make native names (STEPS,
+# NATIVE_DIR and the guest settings); as root.
 set -eu -o pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"

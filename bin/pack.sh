@@ -5,7 +5,8 @@
 # there: tar xf futex-tools-REV.tar.gz; sudo futex-tools-REV/guest/native.sh DIR
 #
 #   futex-tools-REV/guest/	run.sh, lib.sh, evidence.sh, native.sh,
-#				steps/, FORMAT.md, kselftest-needs
+#				steps/, FORMAT.md, kselftest-needs, and
+#				settings (configs/settings: the defaults)
 #   futex-tools-REV/tools/	kselftest/, guest-bin/, perf, tools-rev
 #
 # REV is the commit the tools were built from; the tarball goes to $OUT.
@@ -28,6 +29,7 @@ cp -a "$TOP/guest/run.sh" "$TOP/guest/lib.sh" "$TOP/guest/evidence.sh" \
 	"$TOP/guest/native.sh" "$TOP/guest/steps" "$TOP/guest/FORMAT.md" \
 	"$TOP/guest/kselftest-needs" \
 	"$stage/$name/guest/"
+cp "$SETTINGS" "$stage/$name/guest/settings"
 cp -a "$OUT/kselftest" "$OUT/guest-bin" "$OUT/perf" "$stage/$name/tools/"
 # For the results' machine section there (guest/native.sh).
 echo "$rev" >"$stage/$name/tools/tools-rev"

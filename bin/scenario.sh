@@ -31,12 +31,6 @@ lookup()
 	awk -v n="$1" '$1 == n && NF >= 6 { $1 = ""; print; exit }' "$SCENARIOS"
 }
 
-# The defaults of the settings a scenario may name (doc/running.md: Settings).
-VCPUS=${VCPUS:-8}
-MANY_VCPUS=${MANY_VCPUS:-32}
-COST_VCPUS=${COST_VCPUS:-$(nproc)}
-TOPOLOGY=${TOPOLOGY:-numa2}
-
 # setting WORD: WORD itself when it is a value, else the value of the
 # setting it names.
 setting()

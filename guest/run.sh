@@ -26,14 +26,31 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# defaults: each guest setting of configs/settings that the host left
+# unset, at its default. bin/lib.sh passes every one; the table is read
+# here for guest/native.sh run by hand, from this tree or from the
+# tarball of bin/pack.sh, which carries it as settings beside this script.
+defaults()
+{
+	local f name def where lc
+
+	for f in "$GUEST_DIR/settings" "$GUEST_DIR/../configs/settings" ""; do
+		[ ! -f "$f" ] || break
+	done
+	[ -n "$f" ] || return 0
+	while IFS='	' read -r name def _ where _; do
+		[ "$where" = guest ] || continue
+		case $def in
+		"("*) continue ;;
+		esac
+		lc=$(echo "$name" | tr '[:upper:]' '[:lower:]')
+		eval "[ -n \"\${$lc:-}\" ] || $lc=\$def"
+	done <"$f"
+}
+defaults
+
 steps=${steps:-kselftest}
-kst_timeout=${kst_timeout:-300}
 kst_tests=${kst_tests:-}
-runs=${runs:-5}
-bench_secs=${bench_secs:-5}
-scale_runs=${scale_runs:-3}
-scale_secs=${scale_secs:-2}
-soak_secs=${soak_secs:-300}
 probe=${probe:-futex_q_lock}
 tools_rev=${tools_rev:-unknown}
 config_sha=${config_sha:-}

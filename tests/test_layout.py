@@ -3,11 +3,13 @@
 """Unit tests of facts that live in one place and are named in others:
 each step that configs/scenarios names is a script of guest/steps/, the
 native mode's default steps are scenario native's, and each section that
-a guest step writes by name is documented in guest/FORMAT.md."""
+a guest step writes by name is documented in guest/FORMAT.md; the
+settings are configs/settings alone, which doc/running.md's table shows."""
 
 import glob
 import os
 import re
+import subprocess
 import sys
 import unittest
 
@@ -76,6 +78,74 @@ class Layout(unittest.TestCase):
                          "resizebench retry")
         self.assertIsNone(SECTION.match("# the section records what it saw"))
         self.assertIsNone(SECTION.match('\tsection "$name" <"$tap"'))
+
+
+SETTINGS = os.path.join(TOP, "configs", "settings")
+
+
+def settings_rows():
+    """[[NAME, DEFAULT, TAKES, WHERE, WHAT], ...] of configs/settings."""
+    with open(SETTINGS) as f:
+        return [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")]
+
+
+def lib_sh(env):
+    """bin/lib.sh sourced with ENV added: (status, its error line)."""
+    p = subprocess.run(["bash", "-c", '. "$1"', "sh", os.path.join(TOP, "bin", "lib.sh")],
+                       env={**{k: v for k, v in os.environ.items()
+                               if k not in {r[0] for r in settings_rows()}}, **env},
+                       capture_output=True, text=True)
+    return p.returncode, p.stderr.strip()
+
+
+class Settings(unittest.TestCase):
+    def test_rows_are_whole(self):
+        for row in settings_rows():
+            self.assertEqual(len(row), 5, row)
+            self.assertRegex(row[0], r"^[A-Z_]+$")
+            self.assertIn(row[3], ("host", "guest"), row)
+            self.assertRegex(row[2], r"^(-|\d+-\d+|[a-z0-9]+(\|[a-z0-9]+)+|/.+/)$", row)
+
+    def test_each_default_is_taken(self):
+        """A literal default, set explicitly, passes its own check."""
+        for name, default, _, _, _ in settings_rows():
+            if not default.startswith("(") and default not in ("cores", "cores+1"):
+                self.assertEqual(lib_sh({name: default}), (0, ""), name)
+
+    def test_a_bad_value_is_refused_by_name(self):
+        rc, err = lib_sh({"RUNS": "0"})
+        self.assertEqual(rc, 1)
+        self.assertTrue(err.startswith("error: RUNS=0: repetitions of perf bench"), err)
+
+    def test_guest_settings_reach_the_guest_with_defaults(self):
+        p = subprocess.run(["bash", "-c", '. "$1"; guest_settings', "sh", os.path.join(TOP, "bin", "lib.sh")],
+                           env={"PATH": os.environ["PATH"], "RUNS": "7"}, capture_output=True, text=True)
+        self.assertEqual(p.stdout.split(), ["runs=7", "bench_secs=5", "scale_runs=3", "scale_secs=2",
+                                            "kst_timeout=300", "soak_secs=300"])
+
+    def test_doc_table_is_the_table(self):
+        table = subprocess.run([os.path.join(TOP, "bin", "settings.sh"), "markdown"],
+                               capture_output=True, text=True, check=True).stdout
+        with open(os.path.join(TOP, "doc", "running.md")) as f:
+            doc = f.read()
+        m = re.search(r"<!-- bin/settings.sh markdown -->\n(.*?)<!-- end -->\n", doc, re.S)
+        self.assertIsNotNone(m, "doc/running.md has no settings table")
+        self.assertEqual(m.group(1), table)
+
+    def test_no_default_outside_the_table(self):
+        """No script gives a setting whose default is a value a default of
+        its own (one in brackets is the code's, which the table describes)."""
+        valued = [r for r in settings_rows() if not r[1].startswith("(")]
+        names = "|".join(r[0] for r in valued)
+        lower = "|".join(r[0].lower() for r in valued if r[3] == "guest")
+        pattern = re.compile(r"\$\{(%s):-[^}]|\$\{(%s):-[^}]|^(%s) \?=" % (names, lower, names))
+        found = []
+        for path in glob.glob(os.path.join(TOP, "bin", "*")) + glob.glob(os.path.join(GUEST, "*.sh")) + \
+                [os.path.join(TOP, "Makefile")]:
+            with open(path, errors="replace") as f:
+                found += [f"{os.path.relpath(path, TOP)}: {line.strip()}" for line in f
+                          if pattern.search(line) and "settings.sh value" not in line]
+        self.assertEqual(found, [])
 
 
 if __name__ == "__main__":
