@@ -17,29 +17,22 @@ set -eu
 
 dir=${1:?result dir}
 
-# kernel_changes COMMIT: COMMIT changes what a kernel is built from.
-kernel_changes()
-{
-	! git -C "$TREE" diff --quiet "$1~1" "$1" -- . ':(exclude)tools' ':(exclude)Documentation'
-}
-
 # boot KERNEL LABEL: one icount guest of KERNEL into DIR/LABEL.
 boot()
 {
 	"$TOP/bin/scenario.sh" icount "$dir/$2" "$1"
 }
 
-commits=$(git -C "$TREE" rev-list --reverse base..patched) ||
-	die "icount: cannot list the series' commits in $TREE"
+kernels=$(series_kernels) || die "icount: cannot list the series' commits in $TREE"
 trap 'git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
 rm -rf "$dir"
 "$TOP/bin/build.sh" base "$TREE_BASE" futex
 boot base base
 labels=("$dir/base")
-i=0
-for c in $commits; do
-	i=$((i + 1))
-	kernel_changes "$c" || continue
+mapfile -t kernels <<<"$kernels"
+for row in "${kernels[@]}"; do
+	read -r i c same <<<"$row"
+	[ -z "$same" ] || continue
 	git -C "$TREE" checkout -q --detach "$c" || die "icount: git checkout $c failed"
 	"$TOP/bin/build.sh" "patch-$i" "$TREE" futex
 	boot "patch-$i" "patch-$i"

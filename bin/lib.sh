@@ -124,6 +124,26 @@ series_patches()
 		! -name '0000-*' | sort
 }
 
+# series_kernels: each commit of the series in order, one line each: its
+# number, its id, and "same" where it changes nothing a kernel is built
+# from (tools/ and Documentation/ alone), so that the kernel of the patch
+# before it stands for its own.
+series_kernels()
+{
+	local commits c i=0
+
+	commits=$(git -C "$TREE" rev-list --reverse base..patched) || return 1
+	for c in $commits; do
+		i=$((i + 1))
+		if git -C "$TREE" diff --quiet "$c~1" "$c" -- . ':(exclude)tools' \
+			':(exclude)Documentation'; then
+			echo "$i $c same"
+		else
+			echo "$i $c"
+		fi
+	done
+}
+
 SETTINGS=$CONFIGS/settings
 
 # settings_rows: the rows of configs/settings, tab-separated.

@@ -80,13 +80,6 @@ export_roundtrip()
 	return $rc
 }
 
-# kernel_unchanged COMMIT: COMMIT changes only tools/ and Documentation/,
-# where no kernel build looks.
-kernel_unchanged()
-{
-	git -C "$TREE" diff --quiet "$1~1" "$1" -- . ':(exclude)tools' ':(exclude)Documentation'
-}
-
 # native_runs: the native mode, twice on this machine's own kernel with
 # short settings, and the comparison of the two (a measurement of that
 # kernel: whether it runs, records and compares is what is judged here,
@@ -132,19 +125,19 @@ stage "debug kernel builds on $(git -C "$TREE" describe --always upstream) with 
 git -C "$TREE_BASE" checkout -q --detach base ||
 	{ not_ok "checkout of base" "git checkout base failed"; finish; exit 1; }
 stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE_BASE" debug
-commits=$(git -C "$TREE" rev-list --reverse base..patched) ||
+kernels=$(series_kernels) ||
 	{ not_ok "series commits are listed" "git rev-list base..patched failed"; finish; exit 1; }
-total=$(echo "$commits" | wc -w)
-i=0
-for c in $commits; do
-	i=$((i + 1))
+mapfile -t kernels <<<"$kernels"
+total=${#kernels[@]}
+for row in "${kernels[@]}"; do
+	read -r i c same <<<"$row"
 	name=patch-$i-debug
 	[ "$i" = "$total" ] && name=patched-debug
 	subject=$(git -C "$TREE" log -1 --format=%s "$c")
 	# A patch that changes nothing the kernel build reads (a kselftest,
 	# perf, documentation) leaves the kernel of the patch before it; the
 	# last one is built all the same, as the patched kernel.
-	if [ "$i" != "$total" ] && kernel_unchanged "$c"; then
+	if [ "$i" != "$total" ] && [ -n "$same" ]; then
 		ok "debug kernel after patch $i is patch $((i - 1))'s (tools/, Documentation/ only): $subject"
 		continue
 	fi
