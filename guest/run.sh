@@ -51,7 +51,7 @@ defaults
 
 steps=${steps:-kselftest}
 kst_tests=${kst_tests:-}
-probe=${probe:-futex_q_lock}
+probe=${probe:-}
 tools_rev=${tools_rev:-unknown}
 config_sha=${config_sha:-}
 runner=${runner:-qemu}
