@@ -12,9 +12,14 @@
 # its test cases: one that outlives that has a task that not even SIGKILL
 # ends, hung in the kernel. Also that faults were injected (a kretprobe
 # hist on should_fail_futex() counts them) and, in the verdict, that the
-# console stays clean. futex_requeue_pi (24 cases) and futex_hash_resize
-# can take minutes this way; they run only in a soak of 300 s or more
-# (make soak).
+# console stays clean.
+#
+# FAIL_TESTS give every wait a timeout of its own (wait, wait_bitset,
+# waitv, lock_pi and wait_requeue_pi among them), so a failed wake ends
+# the wait in a second and the step takes seconds. FAIL_TESTS_LONG have
+# waits that only a wake ends: each failed wake costs a test case 30 s,
+# and futex_requeue_pi (24 cases) can take minutes this way. They run
+# only in a soak of 300 s or more (make soak).
 #
 # The programs' TAP goes raw to section "failfutex tap" (the host counts
 # the programs and their timeouts there), what this step measured itself
@@ -23,9 +28,9 @@ set -u
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-FAIL_TESTS="futex_wait_timeout futex_wait_wouldblock futex_wait futex_requeue
-futex_waitv futex_lock_pi_exiting"
-FAIL_TESTS_LONG="futex_requeue_pi futex_hash_resize"
+FAIL_TESTS="futex_wait_timeout futex_waitv"
+FAIL_TESTS_LONG="futex_wait_wouldblock futex_wait futex_requeue
+futex_lock_pi_exiting futex_requeue_pi futex_hash_resize"
 
 d=/sys/kernel/debug/fail_futex
 ev=futex_fail
