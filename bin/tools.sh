@@ -102,7 +102,7 @@ run "$BUILD/obj/headers.log" "installing the tree's UAPI headers" \
 # -lnuma: the private numa.pc and a directory with only libnuma.a in it.
 PKG_CONFIG_PATH=$NUMA/pkgconfig CFLAGS="-I$NUMA/include" LDFLAGS="-L$NUMA/lib" \
 	run "$BUILD/obj/kselftest.log" "building the futex kselftests" \
-	make -C "$TREE/tools/testing/selftests" TARGETS=futex/functional \
+	make -C "$TREE/tools/testing/selftests" TARGETS=futex/functional -j"$JOBS" \
 		KHDR_INCLUDES="-isystem $BUILD/obj/headers/usr/include" \
 		O="$BUILD/obj/kselftest" INSTALL_PATH="$OUT/kselftest" install
 
