@@ -18,6 +18,9 @@
 #   make check	make selftest, then the series' tests: a debug kernel
 #		at every patch, guests booted and judged (what .ci/run
 #		runs)
+#   make recheck	judge make check's result folder again from what it
+#		records, no kernel tree needed: make recheck
+#		DIR=results/check (the default)
 #   make native	the same measurements on this machine's own kernel, as
 #		root, into results/native-<release>-<date>/
 #   make compare	compare two result folders, QEMU or native:
@@ -58,7 +61,7 @@ endif
 ifndef NATIVE_DIR
 NATIVE_DIR := results/native-$(shell uname -r)-$(shell date +%Y%m%d-%H%M%S)
 endif
-.PHONY: all help run selftest check native cost icount pack soak sanitize boots mutants lockcheck deps base tree build tools initramfs boot compare export clean distclean
+.PHONY: all help run selftest check recheck native cost icount pack soak sanitize boots mutants lockcheck deps base tree build tools initramfs boot compare export clean distclean
 
 all: run
 
@@ -126,6 +129,9 @@ selftest:
 
 check: selftest
 	tests/check.sh
+
+recheck:
+	python3 bin/verdicts.py $(or $(DIR),results/check)
 
 # The patched debug kernel, at VCPUS and at MANY_VCPUS: under fault
 # injection (fail_futex) the futex kselftests, the malformed calls and

@@ -307,6 +307,8 @@ echo "$acc" >"$dir/accel"
 # Whether its timings can decide anything: vCPUs beyond the host's cores
 # time the host's scheduler (bin/compare_kernels.py).
 nproc >"$dir/host_cpus"
+"$(dirname "$0")/describe.sh" "$dir" "$name" "$steps" \
+	"vcpus=$VCPUS topology=$TOPOLOGY $(guest_settings | tr '\n' ' ')"
 if [ "$rc" = 124 ]; then
 	tail -n 15 "$dir/console.log" >&2
 	cat "$dir/vcpus.txt" >&2

@@ -9,6 +9,7 @@ other bin/ modules and bin/verdicts.py only read what it returns.
 """
 
 import functools
+import hashlib
 import os
 import re
 import shlex
@@ -643,6 +644,30 @@ def _badness(script, text):
     return tuple(r.stdout.splitlines())
 
 
+def read_about(d):
+    """D/about, what bin/describe.sh recorded of the run -> {key: value};
+    {} for a folder without one."""
+    out = {}
+    for line in (_read(d, "about") or "").splitlines():
+        key, _, value = line.partition(" ")
+        out[key] = value
+    return out
+
+
+def recorded_badness(d):
+    """The console scan bin/describe.sh recorded in D/badness, if it is a
+    scan of D's console as it is now (its sha256 the same); else None."""
+    body = _read(d, "badness")
+    path = os.path.join(d, "console.log")
+    if body is None or not os.path.exists(path):
+        return None
+    head, _, rest = body.partition("\n")
+    with open(path, "rb") as f:
+        if head != "sha256 " + hashlib.sha256(f.read()).hexdigest():
+            return None
+    return rest.splitlines()
+
+
 def _int_or_none(text):
     try:
         return int(text)
@@ -706,6 +731,8 @@ def read_kernel(d):
     ks = "".join(tap) if tap else None
     ff = get("failfutex")
     console = _read(d, "console.log")
+    # The run's own scan of its console, else the tree's script on it now.
+    scan = recorded_badness(d)
     machine = get("machine")
     out = {
         "dir": d,
@@ -748,7 +775,8 @@ def read_kernel(d):
         "exitpi": parse_exitpi(get("exitpi"), get("dmesg")) if get("exitpi") is not None else None,
         "icount": _parsed(parse_icount, get("icount")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
-        "badness": badness(console if console is not None else get("dmesg")),
+        "badness": scan if scan is not None else badness(console if console is not None else get("dmesg")),
+        "about": read_about(d),
         "evidence": evidence_sections(secs),
         "evidence_all": {step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},
     }

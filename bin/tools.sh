@@ -105,6 +105,14 @@ PKG_CONFIG_PATH=$NUMA/pkgconfig CFLAGS="-I$NUMA/include" LDFLAGS="-L$NUMA/lib" \
 	make -C "$TREE/tools/testing/selftests" TARGETS=futex/functional -j"$JOBS" \
 		KHDR_INCLUDES="-isystem $BUILD/obj/headers/usr/include" \
 		O="$BUILD/obj/kselftest" INSTALL_PATH="$OUT/kselftest" install
+# The programs the futex Makefile builds, as make reads TEST_GEN_PROGS:
+# each guest's folder records them (bin/describe.sh), and the judge wants
+# each of them run.
+# shellcheck disable=SC2016 # make, not the shell, expands them
+make -s --no-print-directory -C "$TREE/tools/testing/selftests/futex/functional" \
+	--eval 'futex-programs: ; @echo $(notdir $(TEST_GEN_PROGS))' futex-programs \
+	>"$OUT/kselftest-programs" || die "tools: the futex Makefile lists no programs"
+[ -s "$OUT/kselftest-programs" ] || die "tools: the futex Makefile lists no programs"
 
 progress "tools: static perf"
 # shellcheck disable=SC2086 # PERF_MIN is a list of make variables

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge what the guests reported, one TAP line each.
 
-Usage: bin/verdicts.py CHECK_DIR TREE
+Usage: bin/verdicts.py CHECK_DIR [TREE]
        bin/verdicts.py --soak DIR...	(make soak: each DIR one guest's results)
        bin/verdicts.py --sanitize DIR...	(make sanitize: likewise)
        bin/verdicts.py --boots DIR	(make boots: DIR/KERNEL-N, one per boot)
@@ -16,9 +16,12 @@ source with the series' stable patches alone, without fixes/), each
 written by bin/boot.sh; native-1/ and native-2/, two runs of the native
 mode on the machine's own kernel, with native-compare/, their
 comparison; mutants/MUTANT/ and mutant-control/, make check's mutant and
-the unmutated patched kernel in the same scenario. TREE is the kernel
-tree: its rcutorture console-badness.sh scans the consoles, and its
-futex kselftest Makefile says which programs there are.
+the unmutated patched kernel in the same scenario. Each guest's folder
+says what else judging it needs (bin/describe.sh: the kselftest
+programs, the fixes below the series, the steps, the console's scan);
+TREE, the kernel tree, stands in for a folder written without that: its
+rcutorture console-badness.sh scans the console, its futex kselftest
+Makefile says which programs there are, its tags count the fixes.
 
 Every verdict has a key; each mode plans its keys before it judges
 (printed as "# plan: N verdicts") and a last verdict fails when a planned
@@ -110,9 +113,20 @@ def judge(plan, run):
 
 # -- The kselftest programs: which must run, and whether they did.
 
+def kselftest_programs(kn, tree):
+    """The futex kselftest programs that KN's guest had, as its folder
+    records them (bin/describe.sh), or else TREE's Makefile; None where
+    neither says."""
+    if "programs" in kn["about"]:
+        return kn["about"]["programs"].split() or None
+    return test_gen_progs(tree)
+
+
 def test_gen_progs(tree):
     """TEST_GEN_PROGS of TREE's futex kselftest Makefile, as make reads it,
     or None."""
+    if tree is None:
+        return None
     try:
         with open(os.path.join(tree, FUNCTIONAL, "Makefile")) as f:
             return _test_gen_progs(tree, f.read())
@@ -211,11 +225,12 @@ def guest_problems(kn):
 def check_plans(k, st, tree):
     """Each guest ran what it planned; the 8-vCPU guests every program of
     the Makefile that the rule does not leave out."""
-    programs = test_gen_progs(tree)
     guests = (("base", k["base"], ("kselftest",)), ("patched", k["patched"], ("kselftest",)),
               ("patched-many", k["patched-many"], ("resize",)), ("stable", st, ("numarace",)))
     for name, kn, sections in guests:
-        bad = [] if programs or name in ("patched-many", "stable") else ["no TEST_GEN_PROGS in " + tree]
+        programs = kselftest_programs(kn, tree)
+        bad = [] if programs or name in ("patched-many", "stable") else \
+            [f"no program list in {kn['dir']}/about, nor TEST_GEN_PROGS in {tree}"]
         bad += guest_problems(kn)
         for sec in sections:
             bad += plan_problems(kn, sec, programs if sec == "kselftest" else None)
@@ -638,8 +653,12 @@ def check_sanitized(name, kn):
             kn["badness"][0] if kn["badness"] else "console missing")
 
 
-def has_fixes(tree):
-    """Whether fixes/ had patches: the tree's base is not its upstream."""
+def has_fixes(kn, tree):
+    """Whether fixes/ had patches below the series, as KN's folder records
+    it (bin/describe.sh), or else as TREE says: its base is not its
+    upstream."""
+    if "fixes" in kn["about"]:
+        return kn["about"]["fixes"] != "0"
     out = subprocess.run(["git", "-C", tree, "rev-list", "--count", "upstream..base"],
                          capture_output=True, text=True)
     return out.returncode != 0 or out.stdout.strip() != "0"
@@ -801,7 +820,8 @@ def mutant_incomplete(kn):
     whole (what they count is judged as a check)."""
     why = [] if kn["end"] is not None else ["no end section"]
     why += [f"section {n} written {kn['sections'].count(n)} times" for n in kn["repeated"]]
-    for step in scenario_steps("mutant"):
+    steps = kn["about"].get("steps")
+    for step in steps.split(",") if steps else scenario_steps("mutant"):
         sec = STEP_SECTIONS.get(step, step)
         if sec not in kn["sections"]:
             why.append(f"step {step} reported no {sec} section")
@@ -1052,10 +1072,12 @@ MAIN_CHECKS = (check_plans, check_kselftests, check_console, check_precheck, che
                check_failfutex, check_soak, check_native)
 
 
-def check_run(run, tree):
-    """make check: CHECK_DIR and TREE."""
-    # Every console, the guests' own included, is scanned with TREE's script.
-    parse_results.TREE = tree
+def check_run(run, tree=None):
+    """make check: CHECK_DIR, and TREE for folders that do not describe
+    themselves."""
+    # A console the run did not scan itself is scanned with TREE's script.
+    if tree:
+        parse_results.TREE = tree
     k = {name: parse_results.read_kernel(os.path.join(run, name))
          for name in compare_kernels.KERNELS + ("patched-many",)}
     st = parse_results.read_kernel(os.path.join(run, "stable"))
@@ -1075,7 +1097,7 @@ def check_run(run, tree):
         check_semantics(k)
         check_badinput(k)
         check_stable(st, k)
-        check_numa_race(st, k, has_fixes(tree))
+        check_numa_race(st, k, has_fixes(st, tree))
         check_failfutex("patched", k["patched"])
         check_soak("patched", k["patched"])
         check_native(run)
@@ -1095,7 +1117,7 @@ def main(argv):
         return judge(lockcheck_plan(argv[2])[1], lambda: check_lockcheck(argv[2]))
     if argv[1] == "--mutants":
         return judge(mutant_plan(argv[2])[1], lambda: check_mutants(argv[2], argv[3]))
-    return check_run(argv[1], argv[2])
+    return check_run(argv[1], argv[2] if len(argv) > 2 else None)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ fail when a condition of the judge is replaced."""
 import atexit
 import contextlib
 import functools
+import hashlib
 import io
 import os
 import re
@@ -827,6 +828,84 @@ class Guests(Judge):
             self.assertFails("judge.plan")
         finally:
             verdicts.check_semantics = saved
+
+    # -- folders that describe themselves (bin/describe.sh)
+
+    def describe(self, *dirs, **about):
+        """Give each guest folder of DIRS an about file (ABOUT's keys, the
+        steps its scenario gives it unless ABOUT says) and its console's
+        scan, as bin/describe.sh writes them."""
+        scenarios = {"base": "check-base", "patched": "check-patched", "patched-many": "check-many",
+                     "stable": "check-stable", "mutant-control": "mutant",
+                     os.path.join("mutants", MUTANT): "mutant", os.path.join("lockcheck", "control"): "lockcheck",
+                     os.path.join("lockcheck", V6): "lockcheck"}
+        for d in dirs:
+            lines = dict({"kernel": d, "steps": ",".join(verdicts.scenario_steps(scenarios[d])),
+                          "fixes": "4", "programs": PROGRAMS}, **about)
+            with open(self.path(d, "about"), "w") as f:
+                f.write("".join(f"{k} {v}\n" for k, v in lines.items()))
+            with open(self.path(d, "console.log"), "rb") as f:
+                console = f.read()
+            flagged = fixtures.parse_results.badness(console.decode(errors="replace"), self.tree)
+            with open(self.path(d, "badness"), "w") as f:
+                f.write(f"sha256 {hashlib.sha256(console).hexdigest()}\n" + "".join(b + "\n" for b in flagged))
+
+    @staticmethod
+    def append(path, text):
+        """PATH with TEXT after it, as a new file: the copy's files are the
+        template's, hard linked."""
+        with open(path) as f:
+            old = f.read()
+        os.unlink(path)
+        with open(path, "w") as f:
+            f.write(old + text)
+
+    GUESTS = ("base", "patched", "patched-many", "stable", "mutant-control", os.path.join("mutants", MUTANT),
+              os.path.join("lockcheck", "control"), os.path.join("lockcheck", V6))
+
+    def test_described_folders_judged_without_the_tree(self):
+        self.describe(*self.GUESTS)
+        verdicts.parse_results.TREE = os.path.join(self.tmp, "no-tree")
+        rc, self.out = self.run_judge(self.run_dir)
+        self.assertEqual((rc, self.failing()), (0, []), self.out)
+        self.assertEqual(set(verdicts.RESULTS), MAIN_KEYS)
+
+    def test_described_program_list_is_the_plan(self):
+        """The folder's list, not the tree's Makefile, says what must run."""
+        self.describe("base", programs=PROGRAMS + " futex_new")
+        self.assertFails("base.plan")
+        self.assertIn("futex_new", self.out)
+
+    def test_described_without_a_program_list(self):
+        self.describe("base", programs="")
+        self.assertFails("base.plan")
+
+    def test_recorded_scan_is_read(self):
+        """A flagged line in the run's own scan fails the console verdict."""
+        self.describe("patched")
+        self.append(self.path("patched", "badness"), "WARNING: CPU: 1 PID: 2 at kernel/futex/core.c:1 recorded\n")
+        self.assertFails("patched.console", "patched.soak")
+        self.assertIn("recorded", self.out)
+
+    def test_stale_scan_is_not_read(self):
+        """A console changed since its scan is scanned again."""
+        self.describe("patched")
+        self.append(self.path("patched", "console.log"), "WARNING: CPU: 1 PID: 2 at kernel/futex/core.c:1 later\n")
+        self.assertFails("patched.console", "patched.soak")
+        self.assertIn("later", self.out)
+
+    def test_described_without_fixes(self):
+        """The stable guest's folder says fixes/ was empty: the race verdicts
+        are skips, whatever its race test reported."""
+        self.describe("stable", fixes="0")
+        self.check()
+        self.assertEqual(self.out.count("# SKIP fixes/ is empty"), 3, self.out)
+
+    def test_described_steps_of_the_control(self):
+        """The control's folder names a step it did not report."""
+        self.describe("mutant-control", steps="quick,starve,numarace,precheck,waiters,replace,hold")
+        self.assertFails("mutant-control")
+        self.assertIn("step hold reported no hold section", self.out)
 
 
 class Mutants(Judge):
