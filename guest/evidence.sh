@@ -95,13 +95,17 @@ thread()
 
 main()
 {
-	local out=$1 tag=$2 why=${3:-} p
+	local out=$1 tag=$2 why=${3:-} p cmd
 
 	{
 		echo "evidence at $(cut -d' ' -f1 /proc/uptime) s of uptime${why:+: $why}"
 		for p in /proc/[0-9]*; do
 			# Not this script, which inherited the tag.
 			[ "${p#/proc/}" != $$ ] || continue
+			# Nor a kernel thread, which has no command line and no
+			# environment: the shell's own read tells, forking nothing.
+			cmd=
+			read -r cmd 2>/dev/null <"$p/cmdline" || [ -n "$cmd" ] || continue
 			tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "GUEST_RUN=$tag" ||
 				continue
 			echo "process ${p#/proc/}: $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)"
