@@ -112,6 +112,10 @@ class Judge(unittest.TestCase):
 
     def tearDown(self):
         verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE = self.saved
+        # KEEP_CASES=DIR: each test's edited folders stay, as DIR/TEST,
+        # for a reader to open what the judge was fed.
+        if os.environ.get("KEEP_CASES"):
+            shutil.copytree(self.tmp, os.path.join(os.environ["KEEP_CASES"], self.id()), symlinks=True)
         shutil.rmtree(self.tmp)
 
     def makefile(self, programs):
