@@ -8,12 +8,14 @@
 # it. The tree is put back at "patched" afterwards; the one file the
 # mutant changed is rebuilt by the next build of the patched kernel.
 #
-# Usage: bin/mutant.sh MUTANT DIR [FLAVOUR]
+# Usage: bin/mutant.sh MUTANT DIR [FLAVOUR [SCENARIO]]
 #	MUTANT	 a patch of tests/mutants/, without .patch
 #	DIR	 where the guest's results go
 #	FLAVOUR	 the kernel flavour (bin/build.sh) to build it in, instead of
 #		 the one its patch names (make check: debug, the flavour it
-#		 has built already)
+#		 has built already); empty: the patch's
+#	SCENARIO the scenario to boot it in instead of mutant (make check:
+#		 check-mutant)
 set -eu
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +25,7 @@ MUTANTS=$TOP/tests/mutants
 name=${1:?mutant}
 dir=${2:?result dir}
 want=${3:-}
+scenario=${4:-mutant}
 patch=$MUTANTS/$name.patch
 [ -f "$patch" ] || die "mutant: no $patch"
 
@@ -40,4 +43,4 @@ flavour=${want:-$(sed -n '/^diff --git/q; s/^Flavour: //p' "$patch")}
 "$TOP/bin/build.sh" "mutant-$name" "$TREE" "${flavour:-futex}"
 g checkout -q -f -- .
 trap - EXIT
-"$TOP/bin/scenario.sh" mutant "$dir" "mutant-$name"
+"$TOP/bin/scenario.sh" "$scenario" "$dir" "mutant-$name"

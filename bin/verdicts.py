@@ -1069,7 +1069,7 @@ def per_guest(checks, dirs):
 
 MAIN_CHECKS = (check_plans, check_kselftests, check_console, check_precheck, check_waiters, check_resize,
                check_topology, check_semantics, check_badinput, check_stable, check_numa_race,
-               check_failfutex, check_soak, check_native)
+               check_failfutex, check_soak, check_replace, check_native)
 
 
 def check_run(run, tree=None):
@@ -1100,6 +1100,7 @@ def check_run(run, tree=None):
         check_numa_race(st, k, has_fixes(st, tree))
         check_failfutex("patched", k["patched"])
         check_soak("patched", k["patched"])
+        check_replace("patched", k["patched"])
         check_native(run)
         check_mutants(mutants, control)
         check_lockcheck(lockcheck)

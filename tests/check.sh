@@ -183,7 +183,9 @@ stage "patched debug kernel boots with 18 vCPUs in 6 NUMA nodes and runs the pri
 # One mutant of make mutants, to keep that target honest: the patched
 # debug kernel with futex_q_unlock() keeping its waiter count; and the
 # patched debug kernel in the same scenario, the control, which must pass
-# every check a mutant names. No plain kernel: the series changes
+# every check a mutant names. The scenario is check-mutant, the steps of
+# the check that catches it: the patched guest above runs the rest of
+# scenario mutant's steps. No plain kernel: the series changes
 # mm_struct, so a plain patched kernel shares few objects with the debug
 # ones and would be a third kernel compiled from cold. What needs one,
 # instructions per futex call under icount, is make icount's and make
@@ -191,9 +193,9 @@ stage "patched debug kernel boots with 18 vCPUs in 6 NUMA nodes and runs the pri
 MUTANT=b-unlock-keeps-waiter-count
 rm -rf "$CHECK/mutants" "$CHECK/mutant-control"
 stage "patched debug kernel with mutant $MUTANT builds and runs the tests" \
-	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT" debug
-stage "patched debug kernel runs the mutants' tests unmutated (the control)" \
-	"$BIN/scenario.sh" mutant "$CHECK/mutant-control" patched-debug
+	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT" debug check-mutant
+stage "patched debug kernel runs the mutant's tests unmutated (the control)" \
+	"$BIN/scenario.sh" check-mutant "$CHECK/mutant-control" patched-debug
 
 # v6's stable patch took a waitqueue's lock in a reference put made with
 # curr->pi_lock held; the stable patches must not (bin/lockcheck.sh).

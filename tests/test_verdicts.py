@@ -49,7 +49,7 @@ MAIN_KEYS = {
     "patched-many.resize", "patched-many.priv_hash", "patched-many.console", "patched-many.topology",
     "semantics", "badinput", "stable.refstate", "base.refstate.stuck", "stable.size", "stable.console",
     "stable.numarace.fails",
-    "base.numarace", "patched.numarace", "patched.failfutex", "patched.soak", "native-1.end",
+    "base.numarace", "patched.numarace", "patched.failfutex", "patched.soak", "patched.replace", "native-1.end",
     "native-1.recorded", "native-2.end", "native-2.recorded", "native.compare", "mutants.ran",
     "base.kselftest", "base.console",
     f"mutant.{MUTANT}", "mutant-control", "lockcheck.ran", "lockcheck.control", f"lockcheck.{V6}",
@@ -581,6 +581,14 @@ class Guests(Judge):
     def failfutex(self, old, new):
         self.edit("patched", "failfutex", lambda t: t.replace(old, new))
 
+    def test_replace_lost_a_waiter(self):
+        self.edit("patched", "replace", lambda t: t.replace(" lost=0 ", " lost=1 "))
+        self.assertFails("patched.replace")
+
+    def test_replace_missing(self):
+        self.write(None, "patched", "replace")
+        self.assertFails("patched.replace")
+
     def test_failfutex_stress_ng_failed(self):
         self.failfutex("stress-ng rc=0", "stress-ng rc=1")
         self.assertFails("patched.failfutex")
@@ -840,8 +848,8 @@ class Guests(Judge):
         steps its scenario gives it unless ABOUT says) and its console's
         scan, as bin/describe.sh writes them."""
         scenarios = {"base": "check-base", "patched": "check-patched", "patched-many": "check-many",
-                     "stable": "check-stable", "mutant-control": "mutant",
-                     os.path.join("mutants", MUTANT): "mutant", os.path.join("lockcheck", "control"): "lockcheck",
+                     "stable": "check-stable", "mutant-control": "check-mutant",
+                     os.path.join("mutants", MUTANT): "check-mutant", os.path.join("lockcheck", "control"): "lockcheck",
                      os.path.join("lockcheck", V6): "lockcheck"}
         for d in dirs:
             lines = dict({"kernel": d, "steps": ",".join(verdicts.scenario_steps(scenarios[d])),
@@ -907,7 +915,7 @@ class Guests(Judge):
 
     def test_described_steps_of_the_control(self):
         """The control's folder names a step it did not report."""
-        self.describe("mutant-control", steps="quick,starve,numarace,precheck,waiters,replace,hold")
+        self.describe("mutant-control", steps="precheck,waiters,hold")
         self.assertFails("mutant-control")
         self.assertIn("step hold reported no hold section", self.out)
 
