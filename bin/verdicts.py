@@ -850,7 +850,8 @@ def mutant_checks(kn, named=()):
     "kselftest:PROGRAM:CASE" (the quick kselftests and futex_numa_race),
     "precheck" (a mismatched wait reached the bucket), "waiters" (a wake
     after aborted waits saw a count, or a real waiter was not woken),
-    "replace" (step replace lost a waiter or let two into a PI lock),
+    "replace" where the guest ran that step (it lost a waiter or let two
+    into a PI lock),
     "console", and each "console:PATTERN" of NAMED. Judged on a guest that
     completed (mutant_incomplete())."""
     out = {}
@@ -874,8 +875,11 @@ def mutant_checks(kn, named=()):
     wait = [waiters_problem(kn, kind) for kind in ("private", "shared") if not waiters_data(kn, kind)]
     wait = [w for w in wait if w]
     out["waiters"] = ("fail", "; ".join(wait)) if wait else None
-    rep = replace_problems(kn)
-    out["replace"] = ("skip" if (kn["replace"] or {}).get("skip") else "fail", "; ".join(rep)) if rep else None
+    # Where the guest ran step replace (mutant_incomplete() says whether
+    # each step its scenario lists did).
+    if kn["replace"] is not None:
+        rep = replace_problems(kn)
+        out["replace"] = ("skip" if kn["replace"]["skip"] else "fail", "; ".join(rep)) if rep else None
     out["console"] = ("fail", (kn["badness"] or ["console missing"])[0]) if kn["badness"] != [] else None
     for c in named:
         hits = console_hits(kn, c) if c != "console" else None

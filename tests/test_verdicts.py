@@ -913,6 +913,20 @@ class Guests(Judge):
         self.check()
         self.assertEqual(self.out.count("# SKIP fixes/ is empty"), 3, self.out)
 
+    def test_control_lost_a_waiter_in_replace(self):
+        self.edit("mutant-control", "replace", lambda t: t.replace(" lost=0 ", " lost=1 "))
+        self.assertFails("mutant-control")
+
+    def test_mutant_pair_in_the_steps_of_its_check(self):
+        """make check's pair, scenario check-mutant: no kselftest, starve,
+        numarace or replace section, and none missed."""
+        pair = ("mutant-control", os.path.join("mutants", MUTANT))
+        self.describe(*pair, steps="precheck,waiters")
+        for d in pair:
+            for name in ("plan kselftest", "kselftest", "starve", "plan numarace", "numarace", "replace"):
+                self.write(None, d, name)
+        self.assertFails()
+
     def test_described_steps_of_the_control(self):
         """The control's folder names a step it did not report."""
         self.describe("mutant-control", steps="precheck,waiters,hold")
