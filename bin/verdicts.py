@@ -659,7 +659,8 @@ def has_fixes(kn, tree):
     upstream."""
     if "fixes" in kn["about"]:
         return kn["about"]["fixes"] != "0"
-    out = subprocess.run(["git", "-C", tree, "rev-list", "--count", "upstream..base"],
+    # Without a tree git cannot tell either: judged as with fixes.
+    out = subprocess.run(["git", "-C", tree or os.devnull, "rev-list", "--count", "upstream..base"],
                          capture_output=True, text=True)
     return out.returncode != 0 or out.stdout.strip() != "0"
 
