@@ -91,6 +91,17 @@ native_runs()
 		python3 "$BIN/compare.py" "$CHECK/native-1" "$CHECK/native-2" -o "$CHECK/native-compare"
 }
 
+# joined PID LOG: the exit status of PID, a job of this shell, and its
+# output, which it wrote to LOG.
+joined()
+{
+	local rc=0
+
+	wait "$1" || rc=$?
+	cat "$2"
+	return $rc
+}
+
 tap_logs "$CHECK/logs"
 progress "check: starting (logs in $LOGS)"
 
@@ -110,25 +121,43 @@ t "the futex documentation is valid reST" \
 	rst2html --halt=warning --report=warning "$TREE/Documentation/locking/futex-hash.rst" /dev/null || true
 t "LKMM litmus tests of the orderings give their Result: lines" litmus || true
 
-# Leave the trees where bin/tree.sh put them whatever happens below.
-trap 'git -C "$TREE" checkout -q futex-series 2>/dev/null || true
-	git -C "$TREE_BASE" checkout -q --detach base 2>/dev/null || true' EXIT
-# The base source with the series' stable patches alone and without
-# fixes/ (tag stable), where each fix's test must fail and the stable
-# patches' tests must pass: built first in the base worktree, which then
-# moves on to base and rebuilds only what differs.
+# The guests' programs first, from the series' tree at "patched": the
+# kernels below check out other commits of it.
+stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
+rm -rf "$CHECK"/native-*
+t "native mode runs on this machine's kernel twice and compares the runs" native_runs || true
+t "the tools pack as one tarball" "$BIN/pack.sh" || true
+t "futex_io_uring skips every case, saying why, without io_uring or its futex operations" io_uring_missing_skips || true
+stage "initramfs is packed" "$BIN/initramfs.sh"
+
+# Every debug kernel builds in the series' tree, one commit after the
+# other, so that each compiles only what its commit changed: the stable
+# patches alone (tag stable, without fixes/, where each fix's test must
+# fail and the stable patches' tests must pass) and the kernels of
+# bin/lockcheck.sh, which differ from it in kernel/futex/ alone; then the
+# base and each patch. From the patch that changes
+# include/linux/futex_types.h on, most objects compile again, once.
+# Leave the tree where bin/tree.sh put it whatever happens below, once
+# the build beside the debug one is over.
+trap 'wait; git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
 rm -rf "$CHECK/stable"
-git -C "$TREE_BASE" checkout -q --detach stable ||
+git -C "$TREE" checkout -q --detach stable ||
 	{ not_ok "checkout of stable" "git checkout stable failed"; finish; exit 1; }
 stage "debug kernel builds on $(git -C "$TREE" describe --always upstream) with the series' stable patches alone" \
-	"$BIN/build.sh" stable-debug "$TREE_BASE" debug
-git -C "$TREE_BASE" checkout -q --detach base ||
+	"$BIN/build.sh" stable-debug "$TREE" debug
+# v6's stable patch took a waitqueue's lock in a reference put made with
+# curr->pi_lock held; the stable patches must not (bin/lockcheck.sh).
+rm -rf "$CHECK/lockcheck"
+stage "debug kernels forced to put a hash reference under pi_lock, the stable patches and tests/lockcheck/'s bugs, boot" \
+	"$BIN/lockcheck.sh" "$CHECK/lockcheck"
+git -C "$TREE" checkout -q --detach base ||
 	{ not_ok "checkout of base" "git checkout base failed"; finish; exit 1; }
-stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE_BASE" debug
+stage "debug kernel builds at base" "$BIN/build.sh" base-debug "$TREE" debug
 kernels=$(series_kernels) ||
 	{ not_ok "series commits are listed" "git rev-list base..patched failed"; finish; exit 1; }
 mapfile -t kernels <<<"$kernels"
 total=${#kernels[@]}
+small_log=$LOGS/small.out
 for row in "${kernels[@]}"; do
 	read -r i c same <<<"$row"
 	name=patch-$i-debug
@@ -141,34 +170,20 @@ for row in "${kernels[@]}"; do
 		ok "debug kernel after patch $i is patch $((i - 1))'s (tools/, Documentation/ only): $subject"
 		continue
 	fi
-	# While the series has changed nothing a kernel is built from outside
-	# kernel/futex/, its kernel builds in the base worktree, where only
-	# kernel/futex/ recompiles; from the first patch that changes more (a
-	# header most objects include), and for the patched kernel, which
-	# bin/mutant.sh rebuilds, in the series' tree.
-	wt=$TREE
-	if [ "$i" != "$total" ] && git -C "$TREE" diff --quiet base "$c" -- . \
-		':(exclude)kernel/futex' ':(exclude)tools' ':(exclude)Documentation'; then
-		wt=$TREE_BASE
-	fi
-	for w in "$wt" "$TREE"; do
-		git -C "$w" checkout -q --detach "$c" ||
-			{ not_ok "checkout of patch $i" "git checkout $c failed in $w"; finish; exit 1; }
-	done
+	git -C "$TREE" checkout -q --detach "$c" ||
+		{ not_ok "checkout of patch $i" "git checkout $c failed"; finish; exit 1; }
+	# kernel/futex/ without the private hash builds beside the debug
+	# kernel, in an object folder of its own: either spends much of its
+	# time on one core, linking or walking the tree.
+	"$BIN/build.sh" small "$TREE" small >"$small_log" 2>&1 &
+	small=$!
 	stage "debug kernel builds after patch $i: $subject" \
-		"$BIN/build.sh" "$name" "$wt" debug
+		"$BIN/build.sh" "$name" "$TREE" debug
 	t "kernel/futex builds after patch $i without the private hash, with W=1 and -Werror, its kernel-doc clean" \
-		"$BIN/build.sh" small "$TREE" small || true
+		joined "$small" "$small_log" || true
 done
 git -C "$TREE" checkout -q futex-series
-git -C "$TREE_BASE" checkout -q --detach base
 
-stage "kselftests, perf and guest programs build" "$BIN/tools.sh"
-rm -rf "$CHECK"/native-*
-t "native mode runs on this machine's kernel twice and compares the runs" native_runs || true
-t "the tools pack as one tarball" "$BIN/pack.sh" || true
-t "futex_io_uring skips every case, saying why, without io_uring or its futex operations" io_uring_missing_skips || true
-stage "initramfs is packed" "$BIN/initramfs.sh"
 stage "debug kernel with the stable patches alone boots and runs the tests of both" \
 	"$BIN/scenario.sh" check-stable "$CHECK/stable"
 stage "base debug kernel boots and runs the tests" \
@@ -196,12 +211,6 @@ stage "patched debug kernel with mutant $MUTANT builds and runs the tests" \
 	"$BIN/mutant.sh" "$MUTANT" "$CHECK/mutants/$MUTANT" debug check-mutant
 stage "patched debug kernel runs the mutant's tests unmutated (the control)" \
 	"$BIN/scenario.sh" check-mutant "$CHECK/mutant-control" patched-debug
-
-# v6's stable patch took a waitqueue's lock in a reference put made with
-# curr->pi_lock held; the stable patches must not (bin/lockcheck.sh).
-rm -rf "$CHECK/lockcheck"
-stage "debug kernels forced to put a hash reference under pi_lock, the stable patches and tests/lockcheck/'s bugs, boot" \
-	"$BIN/lockcheck.sh" "$CHECK/lockcheck"
 
 # The judge's verdicts as this run's TAP lines; it plans them, and its
 # last one says whether each planned verdict was given: a judge that
