@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check, after make selftest: the series' tests, as TAP, ending with
+# make check: make selftest and the series' tests, as TAP, ending with
 # "N passed, N failed". Builds a debug kernel at the base and at every
 # patch, boots base and patched, and judges what the guests reported.
 set -eu
@@ -106,6 +106,13 @@ tap_logs "$CHECK/logs"
 progress "check: starting (logs in $LOGS)"
 
 stage "dependencies are installed" "$BIN/deps.sh" check
+# make selftest runs beside the stages up to the kernel builds, which
+# spend most of their time on one core (unpacking, git, perl, herd7),
+# and its TAP lines join this run's there.
+selftest_out=$LOGS/selftest.out
+"$TOP/tests/selftest.sh" >"$selftest_out" 2>&1 &
+selftest=$!
+trap 'wait; echo "# make selftest: $selftest_out"' EXIT
 stage "base tree is obtained" "$BIN/base.sh"
 stage "series applies with git am" "$BIN/tree.sh"
 for p in $(fixes_patches) $(series_patches); do
@@ -129,6 +136,17 @@ t "native mode runs on this machine's kernel twice and compares the runs" native
 t "the tools pack as one tarball" "$BIN/pack.sh" || true
 t "futex_io_uring skips every case, saying why, without io_uring or its futex operations" io_uring_missing_skips || true
 stage "initramfs is packed" "$BIN/initramfs.sh"
+rc=0
+wait "$selftest" || rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "[0-9]*" - "*)	ok "selftest: ${line#* - }" ;;
+	"not ok "[0-9]*" - "*)	not_ok "selftest: ${line#* - }" ;;
+	*)			echo "# $line" ;;
+	esac
+done <"$selftest_out"
+[ "$rc" = 0 ] || grep -q '^not ok ' "$selftest_out" ||
+	not_ok "make selftest runs to its end" "exit status $rc: $(tail -n 1 "$selftest_out")"
 
 # Every debug kernel builds in the series' tree, one commit after the
 # other, so that each compiles only what its commit changed: the stable

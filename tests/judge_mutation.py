@@ -180,9 +180,9 @@ def _run(test):
 _TMP = re.compile(re.escape(tempfile.gettempdir()) + r"/tmp\w+")
 
 
-def _behaviour(test):
-    """{judge function: what it returned, and the verdicts given while it
-    ran} while TEST runs."""
+def _behaviour(i):
+    """Whether test I of _order passes, and {judge function: what it
+    returned, and the verdicts given while it ran} while it runs."""
     out = {}
 
     def hook(frame, event, arg):
@@ -197,22 +197,25 @@ def _behaviour(test):
                 frame = frame.f_back
     sys.setprofile(hook)
     try:
-        _run(test)
+        passed = _run(_order[i])
     finally:
         sys.setprofile(None)
-    return out
+    return passed, out
 
 
-def _learn():
-    """Fill _order and _differ, on the judge as it is."""
+def _learn(context):
+    """Fill _order and _differ, on the judge as it is, in processes of
+    CONTEXT, one per core; the tests that fail on it."""
     import test_verdicts
     tests = sorted(_tests(unittest.defaultTestLoader.loadTestsFromModule(test_verdicts)),
                    key=lambda t: t.id() != FIRST)
     _order.extend(tests)
-    first = _behaviour(tests[0])
-    for t in tests[1:]:
-        r = _behaviour(t)
+    with context.Pool(os.cpu_count()) as pool:
+        runs = pool.map(_behaviour, range(len(tests)), chunksize=4)
+    first = runs[0][1]
+    for t, (_, r) in zip(tests[1:], runs[1:]):
         _differ[t.id()] = {f for f in r if r[f] != first.get(f)}
+    return [t.id() for t, (passed, _) in zip(tests, runs) if not passed]
 
 
 def tests_fail(mod, where=None):
@@ -258,16 +261,19 @@ def main(argv):
         tree = ast.parse(f.read(), JUDGE)
     import test_verdicts
     test_verdicts.verdicts = sys.modules["verdicts"] = load(tree)
-    _learn()
-    if tests_fail(load(tree)):
-        print("error: judge_mutation: the unit tests fail on the judge itself")
+    context = multiprocessing.get_context("fork")
+    failed = _learn(context)
+    if failed:
+        print(f"error: judge_mutation: {len(failed)} unit tests fail on the judge itself: "
+              f"{' '.join(failed[:4])}{' ...' if len(failed) > 4 else ''}")
         return 1
     all_sites = sites(tree)
     keys = {(s.where, s.kind, s.text) for s in all_sites}
     stale = [k for k in EQUIVALENT if k not in keys]
     survived, equivalent = [], []
-    # One process per core, each with the unit tests' parsed data cached.
-    with multiprocessing.get_context("fork").Pool(os.cpu_count()) as pool:
+    # One process per core, forked after _learn() so that each has what
+    # it learnt, and the unit tests' parsed data cached.
+    with context.Pool(os.cpu_count()) as pool:
         caught_all = pool.map(_caught, [(tree, i) for i in range(len(all_sites))], chunksize=1)
     for s, caught in zip(all_sites, caught_all):
         key = (s.where, s.kind, s.text)

@@ -4,7 +4,7 @@
 # unit tests over captured results, the judge's mutation check, the
 # scripts through shellcheck, and bad input against fake kernel trees and
 # a stub QEMU. No kernel is fetched, built or booted. make check runs them
-# first.
+# beside its first stages.
 set -eu
 # shellcheck source=../bin/lib.sh
 . "$(dirname "$0")/../bin/lib.sh"
