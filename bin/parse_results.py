@@ -719,8 +719,11 @@ REPEATED_SECTIONS = ("bench", "skip")
 TAP_SECTIONS = ("kselftest", "resize", "numarace", "firstrun")
 
 
-def read_kernel(d):
-    """Everything one result folder D reported, from its results.txt."""
+def read_kernel(d, tree=None):
+    """Everything one result folder D reported, from its results.txt; a
+    console that the run did not scan itself is scanned with the
+    console-badness.sh of TREE, the kernel tree (build/tree, or $TREE,
+    unless given)."""
     text = _read(d, RESULTS)
     secs = parse_sections(text or "")
 
@@ -775,7 +778,8 @@ def read_kernel(d):
         "exitpi": parse_exitpi(get("exitpi"), get("dmesg")) if get("exitpi") is not None else None,
         "icount": _parsed(parse_icount, get("icount")),
         "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
-        "badness": scan if scan is not None else badness(console if console is not None else get("dmesg")),
+        "badness": (scan if scan is not None
+                    else badness(console if console is not None else get("dmesg"), tree)),
         "about": read_about(d),
         "evidence": evidence_sections(secs),
         "evidence_all": {step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},

@@ -16,7 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fixtures  # noqa: E402,F401  (puts bin/ on the path)
-import verdicts  # noqa: E402
+from judge import mutants  # noqa: E402
 
 TOP = os.path.dirname(HERE)
 GUEST = os.path.join(TOP, "guest")
@@ -25,7 +25,7 @@ GUEST = os.path.join(TOP, "guest")
 def scenarios():
     """{NAME: [STEP, ...]} of configs/scenarios."""
     out = {}
-    with open(verdicts.SCENARIOS) as f:
+    with open(mutants.SCENARIOS) as f:
         for line in f:
             w = line.split()
             if len(w) >= 6 and not w[0].startswith("#"):
@@ -140,7 +140,8 @@ class Settings(unittest.TestCase):
         lower = "|".join(r[0].lower() for r in valued if r[3] == "guest")
         pattern = re.compile(r"\$\{(%s):-[^}]|\$\{(%s):-[^}]|^(%s) \?=" % (names, lower, names))
         found = []
-        for path in glob.glob(os.path.join(TOP, "bin", "*")) + glob.glob(os.path.join(GUEST, "*.sh")) + \
+        for path in glob.glob(os.path.join(TOP, "bin", "*.*")) + glob.glob(os.path.join(TOP, "bin", "judge", "*.py")) + \
+                glob.glob(os.path.join(GUEST, "*.sh")) + \
                 [os.path.join(TOP, "Makefile")]:
             with open(path, errors="replace") as f:
                 found += [f"{os.path.relpath(path, TOP)}: {line.strip()}" for line in f

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of bin/verdicts.py, on result folders that real guests
-reported (tests/data/verdicts/README): each test breaks one thing in a
-copy of a passing make check and names the verdict that must fail on it.
+"""Unit tests of the judge (bin/verdicts.py and bin/judge/), on result
+folders that real guests reported (tests/data/verdicts/README): each test
+breaks one thing in a copy of a passing make check and names the verdict
+that must fail on it.
 Run before any kernel is built; tests/judge_mutation.py checks that they
 fail when a condition of the judge is replaced."""
 
@@ -24,7 +25,8 @@ import fixtures  # noqa: E402  (puts bin/ on the path)
 from fixtures import get_section, set_section  # noqa: E402
 import compare  # noqa: E402
 import verdicts  # noqa: E402
-from verdicts import NUMA_RACE  # noqa: E402
+from judge import core, kselftest, mutants, series  # noqa: E402
+from parse_results import NUMA_RACE  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "verdicts")
 # A stand-in for the kernel tree's rcutorture console-badness.sh.
@@ -107,11 +109,10 @@ class Judge(unittest.TestCase):
         with open(os.path.join(script, "console-badness.sh"), "w") as f:
             f.write(BADNESS)
         self.makefile(PROGRAMS)
-        self.saved = verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE
-        verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE = self.tree, RELEASE
+        # The judge's own folders of patches, unless a test gives others.
+        self.patches = {}
 
     def tearDown(self):
-        verdicts.parse_results.TREE, verdicts.NATIVE_RELEASE = self.saved
         # KEEP_CASES=DIR: each test's edited folders stay, as DIR/TEST,
         # for a reader to open what the judge was fed.
         if os.environ.get("KEEP_CASES"):
@@ -119,20 +120,23 @@ class Judge(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def makefile(self, programs):
-        d = os.path.join(self.tree, verdicts.FUNCTIONAL)
+        d = os.path.join(self.tree, kselftest.FUNCTIONAL)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "Makefile"), "w") as f:
             f.write(f"TEST_GEN_PROGS := {programs}\nTEST_PROGS := run.sh\n")
 
     def run_judge(self, *argv):
-        """The judge's exit status and output; its verdicts in verdicts.RESULTS."""
+        """The judge's exit status and output; its verdicts in self.j.results.
+        Folders that do not describe themselves are read with the test's
+        tree; the native runs are judged as runs of RELEASE."""
         out = io.StringIO()
+        self.j = core.Judge(tree=self.tree, release=RELEASE, **self.patches)
         with contextlib.redirect_stdout(out):
-            rc = verdicts.main(["verdicts.py", *argv])
+            rc = verdicts.main(["verdicts.py", *argv], self.j)
         return rc, out.getvalue()
 
     def failing(self):
-        return sorted(k for k, ok in verdicts.RESULTS.items() if not ok)
+        return sorted(k for k, ok in self.j.results.items() if not ok)
 
 
 class Guests(Judge):
@@ -188,8 +192,8 @@ class Guests(Judge):
 
     def test_pass(self):
         self.assertFails()
-        self.assertEqual(set(verdicts.RESULTS), MAIN_KEYS)
-        self.assertEqual(len(verdicts.GIVEN), len(MAIN_KEYS))
+        self.assertEqual(set(self.j.results), MAIN_KEYS)
+        self.assertEqual(len(self.j.given), len(MAIN_KEYS))
         self.assertIn(f"# plan: {len(MAIN_KEYS) - 1} verdicts, then", self.out)
 
     # -- plans
@@ -230,7 +234,7 @@ class Guests(Judge):
         self.assertFails("base.plan", "patched.plan")
 
     def test_makefile_missing(self):
-        os.remove(os.path.join(self.tree, verdicts.FUNCTIONAL, "Makefile"))
+        os.remove(os.path.join(self.tree, kselftest.FUNCTIONAL, "Makefile"))
         self.assertFails("base.plan", "patched.plan")
 
     def test_program_reported_twice(self):
@@ -479,7 +483,7 @@ class Guests(Judge):
         for key in ("patched.precheck.private", "patched-many.resize", "patched-many.priv_hash",
                     "patched-many.plan", "patched-many.topology", "patched-many.console"):
             self.assertIn(key, self.failing(), self.out)
-        self.assertTrue(verdicts.RESULTS["judge.plan"], self.out)
+        self.assertTrue(self.j.results["judge.plan"], self.out)
 
     def test_topology_without_snc(self):
         self.edit("patched-many", "machine",
@@ -496,8 +500,8 @@ class Guests(Judge):
 
     def test_semantics_missing(self):
         for k in ("base", "patched"):
-            self.replace_program(k, verdicts.SEMANTICS, "")
-            self.edit(k, "plan kselftest", lambda t: t.replace(verdicts.SEMANTICS + "\n", ""))
+            self.replace_program(k, kselftest.SEMANTICS, "")
+            self.edit(k, "plan kselftest", lambda t: t.replace(kselftest.SEMANTICS + "\n", ""))
         self.assertFails("base.plan", "patched.plan", "semantics")
 
     def test_badinput_differs(self):
@@ -571,11 +575,10 @@ class Guests(Judge):
     def test_numa_race_without_fixes(self):
         """fixes/ empty: the race verdicts are given, as skips."""
         out = io.StringIO()
-        verdicts.reset()
+        j = core.Judge(tree=self.tree)
         with contextlib.redirect_stdout(out):
-            kn = verdicts.parse_results.read_kernel(self.path("stable"))
-            verdicts.check_numa_race(kn, {}, False)
-        self.assertEqual(verdicts.GIVEN, verdicts.planned(verdicts.check_numa_race))
+            series.check_numa_race(j, j.read(self.path("stable")), {}, False)
+        self.assertEqual(j.given, core.planned(series.check_numa_race))
         self.assertEqual(out.getvalue().count("# SKIP fixes/ is empty"), 3)
 
     def failfutex(self, old, new):
@@ -684,16 +687,16 @@ class Guests(Judge):
         self.assertFails("patched.numarace")
 
     def test_unplanned_verdict(self):
-        saved = verdicts.check_console
+        saved = kselftest.check_console
 
-        def extra(k):
-            saved(k)
-            verdicts.verdict("x.unplanned", True, "an unplanned verdict")
-        verdicts.check_console = extra
+        def extra(j, k):
+            saved(j, k)
+            j.verdict("x.unplanned", True, "an unplanned verdict")
+        kselftest.check_console = extra
         try:
             self.assertFails("judge.plan")
         finally:
-            verdicts.check_console = saved
+            kselftest.check_console = saved
         self.assertIn("unplanned: x.unplanned", self.out)
 
     # -- the mutant of make check and its control
@@ -808,15 +811,12 @@ class Guests(Judge):
         counts as its catch, and no mutant that a check must catch ran."""
         d = os.path.join(self.tmp, "lockcheck")
         os.makedirs(d)
-        with open(os.path.join(verdicts.LOCKCHECK, V6 + ".patch")) as f:
+        with open(os.path.join(core.Judge().lockcheck, V6 + ".patch")) as f:
             text = f.read()
         with open(os.path.join(d, V6 + ".patch"), "w") as f:
             f.write(re.sub(r"^Caught-by:.*\n", "", text, flags=re.M))
-        saved, verdicts.LOCKCHECK = verdicts.LOCKCHECK, d
-        try:
-            self.assertFails("lockcheck.ran", f"lockcheck.{V6}")
-        finally:
-            verdicts.LOCKCHECK = saved
+        self.patches = {"lockcheck": d}
+        self.assertFails("lockcheck.ran", f"lockcheck.{V6}")
 
     def test_lockcheck_mutant_without_its_patch(self):
         os.rename(self.path("lockcheck", V6), self.path("lockcheck", "x-gone"))
@@ -825,21 +825,21 @@ class Guests(Judge):
     # -- the judge's own plan
 
     def test_a_verdict_vanishes(self):
-        saved = verdicts.check_console
-        verdicts.check_console = lambda k: None
+        saved = kselftest.check_console
+        kselftest.check_console = lambda j, k: None
         try:
             self.assertFails("judge.plan")
         finally:
-            verdicts.check_console = saved
+            kselftest.check_console = saved
         self.assertIn("missing: patched.console", self.out)
 
     def test_a_verdict_given_twice(self):
-        saved = verdicts.check_semantics
-        verdicts.check_semantics = lambda k: (saved(k), saved(k))
+        saved = kselftest.check_semantics
+        kselftest.check_semantics = lambda j, k: (saved(j, k), saved(j, k))
         try:
             self.assertFails("judge.plan")
         finally:
-            verdicts.check_semantics = saved
+            kselftest.check_semantics = saved
 
     # -- folders that describe themselves (bin/describe.sh)
 
@@ -852,7 +852,7 @@ class Guests(Judge):
                      os.path.join("mutants", MUTANT): "check-mutant", os.path.join("lockcheck", "control"): "lockcheck",
                      os.path.join("lockcheck", V6): "lockcheck"}
         for d in dirs:
-            lines = dict({"kernel": d, "steps": ",".join(verdicts.scenario_steps(scenarios[d])),
+            lines = dict({"kernel": d, "steps": ",".join(mutants.scenario_steps(scenarios[d])),
                           "fixes": "4", "programs": PROGRAMS}, **about)
             with open(self.path(d, "about"), "w") as f:
                 f.write("".join(f"{k} {v}\n" for k, v in lines.items()))
@@ -877,10 +877,10 @@ class Guests(Judge):
 
     def test_described_folders_judged_without_the_tree(self):
         self.describe(*self.GUESTS)
-        verdicts.parse_results.TREE = os.path.join(self.tmp, "no-tree")
+        self.tree = os.path.join(self.tmp, "no-tree")
         rc, self.out = self.run_judge(self.run_dir)
         self.assertEqual((rc, self.failing()), (0, []), self.out)
-        self.assertEqual(set(verdicts.RESULTS), MAIN_KEYS)
+        self.assertEqual(set(self.j.results), MAIN_KEYS)
 
     def test_described_program_list_is_the_plan(self):
         """The folder's list, not the tree's Makefile, says what must run."""
@@ -952,7 +952,6 @@ class Mutants(Judge):
             set_section(d, "starve", starve)
             set_section(d, "replace", replace)
         self.set(self.NAMES[0], "waiters", lambda t: t.replace(" busy=0 ", " busy=3000 "))
-        self.mutants = verdicts.MUTANTS
 
     def set(self, name, section, fn):
         d = os.path.join(self.dir, name)
@@ -968,16 +967,12 @@ class Mutants(Judge):
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, name + ".patch"), "w") as f:
             f.write(header + "\ndiff --git a/x b/x\n")
-        verdicts.MUTANTS = d
+        self.patches = {"mutants": d}
 
     def only(self, name):
         for n in self.NAMES:
             if n != name:
                 shutil.rmtree(os.path.join(self.dir, n))
-
-    def tearDown(self):
-        verdicts.MUTANTS = self.mutants
-        super().tearDown()
 
     def test_patch_names_no_check(self):
         self.only(self.NAMES[0])
@@ -1072,7 +1067,7 @@ class Mutants(Judge):
 
     def freed_while_held(self):
         """The header of mutant (i), whose report must name a futex function."""
-        path = os.path.join(verdicts.MUTANTS, "i-old-hash-freed-while-held.patch")
+        path = os.path.join(core.Judge().mutants, "i-old-hash-freed-while-held.patch")
         with open(path) as f:
             return "".join(line for line in f if line.startswith(("Caught-by:", "Flavour:")))
 
@@ -1180,7 +1175,7 @@ class Mutants(Judge):
         self.assertEqual(self.failing(), [f"mutant.{self.NAMES[2]}"], self.out)
         self.assertIn(f"ok mutant {self.NAMES[0]} is caught by waiters: 3000 of 3000 wakes saw", self.out)
         self.assertIn(f"ok mutant {self.NAMES[1]} survives # SKIP not caught here", self.out)
-        self.assertEqual(set(verdicts.RESULTS), {"mutants.ran", "mutant-control", "judge.plan"}
+        self.assertEqual(set(self.j.results), {"mutants.ran", "mutant-control", "judge.plan"}
                          | {f"mutant.{n}" for n in self.NAMES})
 
     def test_caught_by_the_named_case(self):
@@ -1196,15 +1191,16 @@ class Mutants(Judge):
         self.assertIn("not reported", self.out)
 
     def test_header(self):
-        h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, "h-pivot-skips-odd-buckets.patch"))
+        patches = core.Judge().mutants
+        h = mutants.mutant_header(os.path.join(patches, "h-pivot-skips-odd-buckets.patch"))
         self.assertEqual(h["caught_by"], ["kselftest:futex_hash_resize:global.resize_loses_no_wakeup",
                                           "kselftest:futex_hash_resize:global.resize_moves_every_waiter"])
         self.assertIsNone(h["not_caught"])
         self.assertIsNone(h["flavour"])
-        h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, "i-old-hash-freed-while-held.patch"))
+        h = mutants.mutant_header(os.path.join(patches, "i-old-hash-freed-while-held.patch"))
         self.assertEqual(h["flavour"], "kasan")
-        for name in os.listdir(verdicts.MUTANTS):
-            h = verdicts.mutant_header(os.path.join(verdicts.MUTANTS, name))
+        for name in os.listdir(patches):
+            h = mutants.mutant_header(os.path.join(patches, name))
             self.assertTrue(h["caught_by"] or h["not_caught"], name)
             for c in h["caught_by"]:
                 if c.startswith("console:"):
@@ -1230,7 +1226,7 @@ class PerGuest(Judge):
         d = self.soak_guest()
         rc, out = self.run_judge("--soak", d)
         self.assertEqual((rc, self.failing()), (0, []), out)
-        self.assertEqual(set(verdicts.RESULTS), {"soak.failfutex", "soak.soak", "soak.replace", "judge.plan"})
+        self.assertEqual(set(self.j.results), {"soak.failfutex", "soak.soak", "soak.replace", "judge.plan"})
         set_section(d, "soak", get_section(d, "soak").replace("perf lock-pi runs=1 rc=0", ""))
         rc, out = self.run_judge("--soak", d)
         self.assertEqual((rc, self.failing()), (1, ["soak.soak"]), out)
@@ -1265,7 +1261,7 @@ class PerGuest(Judge):
         d = self.copy("kasan")
         rc, out = self.run_judge("--sanitize", d)
         self.assertEqual((rc, self.failing()), (0, []), out)
-        self.assertEqual(set(verdicts.RESULTS), {"kasan.kselftest", "kasan.badinput", "kasan.console",
+        self.assertEqual(set(self.j.results), {"kasan.kselftest", "kasan.badinput", "kasan.console",
                                                  "judge.plan"})
         set_section(d, "kselftest", get_section(d, "kselftest").replace(
             "\nok 1 selftests: futex/functional: futex_wait\n", "\nnot ok 1 selftests: futex/functional: futex_wait\n", 1))
@@ -1298,15 +1294,15 @@ class PerGuest(Judge):
         path = os.path.join(self.tmp, "needs")
         with open(path, "w") as f:
             f.write("# PROGRAM CPUS NODES\nfutex_x 4\nfutex_y 4 2\n")
-        self.assertEqual(verdicts.read_needs(path), {"futex_y": (4, 2)})
-        self.assertEqual(verdicts.too_small("futex_y", 4, 1, {"futex_y": (4, 2)}), "needs 2 NUMA nodes, 1 online")
-        self.assertEqual(verdicts.too_small("futex_y", 3, 2, {"futex_y": (4, 2)}), "needs 4 CPUs, 3 online")
-        self.assertIsNone(verdicts.too_small("futex_y", 4, 2, {"futex_y": (4, 2)}))
+        self.assertEqual(kselftest.read_needs(path), {"futex_y": (4, 2)})
+        self.assertEqual(kselftest.too_small("futex_y", 4, 1, {"futex_y": (4, 2)}), "needs 2 NUMA nodes, 1 online")
+        self.assertEqual(kselftest.too_small("futex_y", 3, 2, {"futex_y": (4, 2)}), "needs 4 CPUs, 3 online")
+        self.assertIsNone(kselftest.too_small("futex_y", 4, 2, {"futex_y": (4, 2)}))
         with open(path, "w") as f:
             f.write("mutant x\nmutant * VCPUS TOPOLOGY quick,waiters -\n")
-        self.assertEqual(verdicts.scenario_steps("mutant", path), ["quick", "waiters"])
-        self.assertEqual(verdicts.scenario_steps("mutant"), ["quick", "starve", "numarace", "precheck", "waiters",
-                                                               "replace"])
+        self.assertEqual(mutants.scenario_steps("mutant", path), ["quick", "waiters"])
+        self.assertEqual(mutants.scenario_steps("mutant"), ["quick", "starve", "numarace", "precheck", "waiters",
+                                                              "replace"])
 
     def test_sanitize_or_soak_guest_did_not_finish(self):
         for mode, key in (("--sanitize", "kasan.kselftest"), ("--soak", "kasan.soak")):
@@ -1359,7 +1355,7 @@ class PerGuest(Judge):
         rc, out = self.run_judge("--boots", self.boots(hang))
         self.assertEqual(rc, 1)
         self.assertEqual(self.failing(), ["patched.boots.first"], out)
-        self.assertEqual(len(verdicts.RESULTS), 7)
+        self.assertEqual(len(self.j.results), 7)
 
     def test_boots_hung_and_incomplete(self):
         d = self.boots(None)
@@ -1385,10 +1381,9 @@ class Native(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        for name in verdicts.NATIVE_RUNS + ("native-compare",):
+        for name in series.NATIVE_RUNS + ("native-compare",):
             shutil.copytree(os.path.join(self.template, name), os.path.join(self.tmp, name),
                             copy_function=os.link)
-        verdicts.reset()
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
@@ -1402,11 +1397,11 @@ class Native(unittest.TestCase):
                           "-o", os.path.join(self.tmp, "native-compare")])
 
     def failing(self, release=RELEASE):
-        verdicts.reset()
+        j = core.Judge(release=release)
         with contextlib.redirect_stdout(io.StringIO()):
-            verdicts.check_native(self.tmp, release)
-        self.assertEqual(verdicts.GIVEN, verdicts.planned(verdicts.check_native))
-        return sorted(k for k, ok in verdicts.RESULTS.items() if not ok)
+            series.check_native(j, self.tmp)
+        self.assertEqual(j.given, core.planned(series.check_native))
+        return sorted(k for k, ok in j.results.items() if not ok)
 
     def drop(self, i, name):
         """Remove native-I's bench runs of NAME."""
@@ -1453,14 +1448,36 @@ class Native(unittest.TestCase):
         self.assertEqual(self.failing(), ["native-1.end", "native-2.end"])
 
     def test_native_run_needs_no_console(self):
-        kn = verdicts.parse_results.read_kernel(self.native(1))
-        self.assertEqual(verdicts.guest_problems(kn), [])
+        kn = core.Judge().read(self.native(1))
+        self.assertEqual(core.guest_problems(kn), [])
         self.assertFalse(kn["console_booted"])
 
     def test_missing_run_and_summary(self):
         shutil.rmtree(self.native(2))
         os.remove(os.path.join(self.tmp, "native-compare", "summary.tsv"))
         self.assertEqual(self.failing(), ["native-2.end", "native-2.recorded", "native.compare"])
+
+
+class CommandLine(unittest.TestCase):
+    """bin/verdicts.py's arguments: a mode with the wrong number of folders
+    is one error line and exit status 2, before anything is judged."""
+
+    def usage(self, *argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
+            verdicts.main(["verdicts.py", *argv])
+        return e.exception.code, err.getvalue()
+
+    def test_folders_per_mode(self):
+        for argv, what in ((("--boots", "a", "b"), "--boots takes DIR, not 2 folders"),
+                           (("--mutants", "a"), "--mutants takes DIR CONTROL, not 1 folders"),
+                           (("a", "b", "c"), "make check takes CHECK_DIR [TREE], not 3 folders"),
+                           ((), "required: DIR"), (("--soak", "--boots", "a"), "not allowed with")):
+            code, err = self.usage(*argv)
+            self.assertEqual(code, 2, argv)
+            self.assertEqual(err.count("\n"), 1, err)
+            self.assertIn(what, err)
+            self.assertTrue(err.startswith("error: verdicts: "), err)
 
 
 if __name__ == "__main__":
