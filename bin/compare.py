@@ -85,12 +85,12 @@ def icount_chain(dirs, repeat=None):
     ks = {os.path.basename(os.path.normpath(d)): parse_results.read_kernel(d) for d in dirs}
     if len(ks) != len(dirs):
         raise InputError("--icount: two result folders of the same name")
-    ic = compare_icount.chain([(label, kn["icount"]) for label, kn in ks.items()])
+    ic = compare_icount.chain([(label, kn.icount) for label, kn in ks.items()])
     if repeat:
         last = list(ks)[-1]
         ic["repeat"] = {"kernel": last, "dir": repeat,
-                        "differ": compare_icount.repeat(ks[last]["icount"],
-                                                        parse_results.read_kernel(repeat)["icount"])}
+                        "differ": compare_icount.repeat(ks[last].icount,
+                                                        parse_results.read_kernel(repeat).icount)}
     return {"kernels": {label: compare_kernels.kernel_info(kn) for label, kn in ks.items()}, "icount": ic}
 
 

@@ -93,7 +93,7 @@ def skip_reason(kernel, steps, program=None):
     PROGRAM, only a reason that names it (a step skips each missing
     program on a line of its own): a benchmark that is missing for no
     reason given stays a failure."""
-    reasons = [s["reason"] for s in (kernel or {}).get("skips", []) if s["step"] in steps]
+    reasons = [s["reason"] for s in (kernel.skips if kernel else []) if s["step"] in steps]
     return next((r for r in reasons if program is None or program in r), None)
 
 
@@ -153,7 +153,7 @@ def bench_rows(k, group, key):
     order they ran; KEY(run) names a row."""
     runs = {}
     for n in KERNELS:
-        for r in k[n]["bench"]:
+        for r in k[n].bench:
             if r["group"] == group:
                 runs.setdefault(key(r), {m: [] for m in KERNELS})[n].append(r)
     def reasons(per_kernel):
@@ -196,9 +196,9 @@ def _bench_key(run):
 def resize_pair(kb, kp):
     """The private hash replacement runs of one pair of guests: resizebench
     runs and futex_hash_resize measurements, matched by mode and threads."""
-    rb = (kb or {}).get("resizebench") or {"runs": [], "refstate": {}}
-    rp = (kp or {}).get("resizebench") or {"runs": [], "refstate": {}}
-    tb, tp = (kb or {}).get("resize") or [], (kp or {}).get("resize") or []
+    rb = (kb.resizebench if kb else None) or {"runs": [], "refstate": {}}
+    rp = (kp.resizebench if kp else None) or {"runs": [], "refstate": {}}
+    tb, tp = (kb.resize if kb else None) or [], (kp.resize if kp else None) or []
     cpus = (rb["runs"] + rp["runs"] + tb + tp or [{"cpus": None}])[0]["cpus"]
     bench = [{"mode": (vb or vp)["mode"], "threads": (vb or vp)["threads"], "slots": (vb or vp)["slots"],
               "base": vb, "patched": vp,
@@ -241,18 +241,18 @@ def kselftest_rows(k):
     """Kselftest totals of every guest, failed programs naming their evidence."""
     out = {}
     for name, kn in k.items():
-        ks = kn["kselftest"] if kn else None
+        ks = kn.kselftest if kn else None
         if ks:
-            out[name] = {"cpus": kn["cpus"], "accel": kn["accel"],
+            out[name] = {"cpus": kn.cpus, "accel": kn.accel,
                          "programs": ks.programs, "subtests": ks.subtests,
-                         "failed": [with_evidence(name, f, kn["evidence"]) for f in ks.failed],
+                         "failed": [with_evidence(name, f, kn.evidence) for f in ks.failed],
                          "skipped": sorted(t for t, v in ks.results.items() if v == "skip")}
     return out
 
 
 def badinput_rows(k):
     """How many malformed calls ran, and those whose result differs."""
-    b, p = k["base"]["badinput"], k["patched"]["badinput"]
+    b, p = k["base"].badinput, k["patched"].badinput
     if not b or not p:
         return None
     return {"calls": len(p["calls"]),
@@ -264,21 +264,21 @@ def icount_pair(k):
     from the ICOUNT guests where K has them, else from the two kernels'
     own icount sections; None where neither kernel counted."""
     names = ICOUNT if all(n in k for n in ICOUNT) else KERNELS
-    ics = [(label, k[n]["icount"]) for label, n in zip(KERNELS, names)]
+    ics = [(label, k[n].icount) for label, n in zip(KERNELS, names)]
     return compare_icount.chain(ics) if any(ic for _, ic in ics) else None
 
 
 def kernel_info(kn):
     """What the header says of one kernel."""
-    return {key: kn.get(key) for key in ("dir", "uname", "cpus", "accel", "host_cpus", "badness",
-                                         "machine", "skips")}
+    return {key: getattr(kn, key) for key in ("dir", "uname", "cpus", "accel", "host_cpus", "badness",
+                                              "machine", "skips")}
 
 
 def vcpus(kn):
     """The CPUs a kernel ran on, or None."""
-    if kn.get("machine") and kn["machine"].get("cpus"):
-        return kn["machine"]["cpus"]
-    m = re.match(r"\d+", kn.get("cpus") or "")
+    if kn.machine and kn.machine.get("cpus"):
+        return kn.machine["cpus"]
+    m = re.match(r"\d+", kn.cpus or "")
     return int(m.group(0)) if m else None
 
 
@@ -289,8 +289,8 @@ def overcommitted(kernels):
     fit). A native run, or a folder that does not say, is not one."""
     out = []
     for name in KERNELS:
-        kn = kernels.get(name) or {}
-        n, host = vcpus(kn), kn.get("host_cpus")
+        kn = kernels.get(name)
+        n, host = (vcpus(kn), kn.host_cpus) if kn else (None, None)
         if n and host and n > host:
             out.append(f"{name}: {n} vCPUs on {host} host CPUs")
     return out
@@ -304,9 +304,9 @@ def summarize(k):
     return {
         "kernels": {name: kernel_info(kn) for name, kn in k.items()},
         "kselftest": kselftest_rows(k),
-        "precheck": {n: {kind: {"waits": w, "bucket": b} for kind, (w, b) in k[n]["precheck"].items()}
-                     for n in KERNELS if k[n]["precheck"]},
-        "waiters": {n: k[n]["waiters"] for n in KERNELS if k[n]["waiters"]},
+        "precheck": {n: {kind: {"waits": w, "bucket": b} for kind, (w, b) in k[n].precheck.items()}
+                     for n in KERNELS if k[n].precheck},
+        "waiters": {n: k[n].waiters for n in KERNELS if k[n].waiters},
         "badinput": badinput_rows(k),
         "resize": resize,
         "replacement": replacement_rows(resize),
@@ -316,7 +316,7 @@ def summarize(k):
         "overcommitted": overcommitted(k),
         "scale": scale_rows(k),
         "icount": icount_pair(k),
-        "skipped": [{"kernel": name, **s} for name, kn in k.items() for s in kn["skips"]],
+        "skipped": [{"kernel": name, **s} for name, kn in k.items() for s in kn.skips],
         "goal": GOAL,
         # How each ratio's interval was drawn, and when a row is resolved.
         "interval": {"confidence": CONFIDENCE, "resamples": RESAMPLES, "seed": SEED, "min_runs": MIN_RUNS},

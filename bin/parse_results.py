@@ -4,7 +4,8 @@
 
 A result folder holds results.txt (sections "==> NAME <==", each with the
 raw output of one step or tool), accel, and for a QEMU guest console.log.
-read_kernel() parses results.txt once and returns everything in it: the
+read_kernel() parses results.txt once and returns everything in it, a Guest
+record (each section's own parse a dict, a list or a Kselftest): the
 other bin/ modules and bin/verdicts.py only read what it returns.
 """
 
@@ -719,6 +720,47 @@ REPEATED_SECTIONS = ("bench", "skip")
 TAP_SECTIONS = ("kselftest", "resize", "numarace", "firstrun")
 
 
+@dataclass
+class Guest:
+    """Everything one result folder reported (read_kernel()): a guest's or
+    a native run's. A section the run did not write is None, or empty
+    where it is a list or a dict, as the defaults are. Each parser's own
+    record is described where it is parsed."""
+    dir: str = ""  # the result folder
+    end: str | None = None  # the end section: None where the run did not finish
+    uname: str = ""  # uname -a
+    cpus: str = ""  # the cpus line: "N online: LIST"
+    accel: str = ""  # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; "native"
+    host_cpus: int | None = None  # bin/boot.sh: the host's CPUs; None for a native run
+    machine: dict | None = None  # parse_machine()
+    skips: list = field(default_factory=list)  # parse_skips(): the steps not run, and why
+    kselftest: Kselftest | None = None  # the kselftest and resize steps' runner TAP, together
+    numarace_kselftest: dict = field(default_factory=dict)  # parse_numa_race() of that TAP
+    numarace: dict | None = None  # parse_numa_race() of step numarace
+    firstrun: Kselftest | None = None  # step firstrun's TAP
+    precheck: dict | None = None  # parse_precheck()
+    precheck_all: dict | None = None  # parse_precheck_all()
+    sections: list = field(default_factory=list)  # every section's name, in order
+    repeated: list = field(default_factory=list)  # sections a step writes once, written more than once
+    console_booted: bool = False  # a QEMU guest's console, with the kernel's own boot line
+    taps: dict = field(default_factory=dict)  # each kselftest step's own TAP: {step: Kselftest}
+    plans: dict = field(default_factory=dict)  # what each kselftest step planned: {step: parse_plan()}
+    waiters: dict | None = None  # parse_waiters()
+    resize: list = field(default_factory=list)  # parse_resize() of the kselftest TAP
+    resizebench: dict | None = None  # parse_resizebench()
+    badinput: dict | None = None  # parse_badinput()
+    failfutex: dict | None = None  # parse_failfutex()
+    soak: dict | None = None  # parse_soak()
+    replace: dict | None = None  # parse_replace()
+    exitpi: dict | None = None  # parse_exitpi()
+    icount: dict | None = None  # parse_icount()
+    bench: list = field(default_factory=list)  # parse_bench() of each bench section, with its evidence
+    badness: list | None = None  # the console's flagged lines; None without a console or a scan
+    about: dict = field(default_factory=dict)  # read_about(): what bin/describe.sh recorded
+    evidence: dict = field(default_factory=dict)  # {program: evidence section} of the kselftest and resize steps
+    evidence_all: dict = field(default_factory=dict)  # {step: {program: evidence section}}
+
+
 def read_kernel(d, tree=None):
     """Everything one result folder D reported, from its results.txt; a
     console that the run did not scan itself is scanned with the
@@ -737,55 +779,50 @@ def read_kernel(d, tree=None):
     # The run's own scan of its console, else the tree's script on it now.
     scan = recorded_badness(d)
     machine = get("machine")
-    out = {
-        "dir": d,
-        "end": get("end"),
-        "uname": (get("uname") or "").strip(),
-        "cpus": (get("cpus") or "").strip(),
-        # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; a native run: "native".
-        "accel": (_read(d, "accel") or "").strip(),
-        # bin/boot.sh: the host's CPUs; None for a native run.
-        "host_cpus": _int_or_none(_read(d, "host_cpus")),
-        "machine": parse_machine(machine) if machine is not None else None,
-        "skips": parse_skips(sections_named(secs, "skip")),
-        "kselftest": _parsed(parse_kselftest, ks),
-        "numarace_kselftest": parse_numa_race(ks),
-        "numarace": _parsed(parse_numa_race, get("numarace")),
-        "firstrun": _parsed(parse_kselftest, get("firstrun")),
-        "precheck": _parsed(parse_precheck, get("precheck")),
-        "precheck_all": _parsed(parse_precheck_all, get("precheck")),
-        "sections": [name for name, _ in secs],
-        # Sections a step writes once, written more than once.
-        "repeated": sorted({n for n, _ in secs if n not in REPEATED_SECTIONS
-                            and sum(1 for x, _ in secs if x == n) > 1}),
-        # A QEMU guest's console, with the kernel's own boot line.
-        "console_booted": console is not None and "Linux version" in console,
-        # Each kselftest step's own TAP and what it planned to run.
-        "taps": {name: parse_kselftest(body) for name, body in secs if name in TAP_SECTIONS},
-        "plans": {name[5:]: parse_plan(body) for name, body in secs if name.startswith("plan ")},
-        "waiters": _parsed(parse_waiters, get("waiters")),
-        "resize": parse_resize(ks or ""),
-        "resizebench": (parse_resizebench(get("resizebench") or "", get("resizebench refstate"),
-                                          get("resizebench retry"))
-                        if any(get(n) is not None for n in
-                               ("resizebench", "resizebench refstate", "resizebench retry"))
-                        else None),
-        "badinput": _parsed(parse_badinput, get("badinput")),
-        "failfutex": (parse_failfutex(ff, get("failfutex tap"), get("failfutex sites"))
-                      if ff is not None else None),
-        "soak": _parsed(parse_soak, get("soak")),
-        "replace": _parsed(parse_replace, get("replace")),
-        "exitpi": parse_exitpi(get("exitpi"), get("dmesg")) if get("exitpi") is not None else None,
-        "icount": _parsed(parse_icount, get("icount")),
-        "bench": [dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
-        "badness": (scan if scan is not None
-                    else badness(console if console is not None else get("dmesg"), tree)),
-        "about": read_about(d),
-        "evidence": evidence_sections(secs),
-        "evidence_all": {step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},
-    }
+    out = Guest(
+        dir=d,
+        end=get("end"),
+        uname=(get("uname") or "").strip(),
+        cpus=(get("cpus") or "").strip(),
+        accel=(_read(d, "accel") or "").strip(),
+        host_cpus=_int_or_none(_read(d, "host_cpus")),
+        machine=parse_machine(machine) if machine is not None else None,
+        skips=parse_skips(sections_named(secs, "skip")),
+        kselftest=_parsed(parse_kselftest, ks),
+        numarace_kselftest=parse_numa_race(ks),
+        numarace=_parsed(parse_numa_race, get("numarace")),
+        firstrun=_parsed(parse_kselftest, get("firstrun")),
+        precheck=_parsed(parse_precheck, get("precheck")),
+        precheck_all=_parsed(parse_precheck_all, get("precheck")),
+        sections=[name for name, _ in secs],
+        repeated=sorted({n for n, _ in secs if n not in REPEATED_SECTIONS
+                         and sum(1 for x, _ in secs if x == n) > 1}),
+        console_booted=console is not None and "Linux version" in console,
+        taps={name: parse_kselftest(body) for name, body in secs if name in TAP_SECTIONS},
+        plans={name[5:]: parse_plan(body) for name, body in secs if name.startswith("plan ")},
+        waiters=_parsed(parse_waiters, get("waiters")),
+        resize=parse_resize(ks or ""),
+        resizebench=(parse_resizebench(get("resizebench") or "", get("resizebench refstate"),
+                                       get("resizebench retry"))
+                     if any(get(n) is not None for n in
+                            ("resizebench", "resizebench refstate", "resizebench retry"))
+                     else None),
+        badinput=_parsed(parse_badinput, get("badinput")),
+        failfutex=(parse_failfutex(ff, get("failfutex tap"), get("failfutex sites"))
+                   if ff is not None else None),
+        soak=_parsed(parse_soak, get("soak")),
+        replace=_parsed(parse_replace, get("replace")),
+        exitpi=parse_exitpi(get("exitpi"), get("dmesg")) if get("exitpi") is not None else None,
+        icount=_parsed(parse_icount, get("icount")),
+        bench=[dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
+        badness=(scan if scan is not None
+                 else badness(console if console is not None else get("dmesg"), tree)),
+        about=read_about(d),
+        evidence=evidence_sections(secs),
+        evidence_all={step: evidence_sections(secs, (step,)) for step in EVIDENCE_STEPS},
+    )
     # A benchmark run killed for its time: what its threads were doing.
-    for r in out["bench"]:
-        r["evidence"] = out["evidence_all"].get(r["group"], {}).get(r["name"])
+    for r in out.bench:
+        r["evidence"] = out.evidence_all.get(r["group"], {}).get(r["name"])
     return out
 

@@ -185,8 +185,8 @@ class Pair(unittest.TestCase):
         self.assertEqual(row["verdict"], compare_kernels.FAILED)
 
     def test_skip_reason_names_the_rows_program(self):
-        kn = {"skips": [{"step": "block", "reason": "sysbench not installed"},
-                        {"step": "block", "reason": "pi_stress not installed"}]}
+        kn = parse_results.Guest(skips=[{"step": "block", "reason": "sysbench not installed"},
+                                        {"step": "block", "reason": "pi_stress not installed"}])
         self.assertEqual(compare_kernels.skip_reason(kn, ("block",), "pi_stress"), "pi_stress not installed")
         self.assertIsNone(compare_kernels.skip_reason(kn, ("block",), "perf"))
 

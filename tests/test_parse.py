@@ -89,7 +89,7 @@ class ParseOther(unittest.TestCase):
     def test_replace(self):
         here = os.path.dirname(os.path.abspath(__file__))
         lost = parse_results.read_kernel(os.path.join(here, "data", "verdicts", "captures", "replace-lost"))
-        r = lost["replace"]
+        r = lost.replace
         self.assertEqual((r["rc"], r["skip"], r["counts"]["lost"], r["counts"]["children_failed"]), (1, None, 2, 7))
         self.assertEqual(len([x for x in r["found"] if x.startswith("lost: ")]), 11)
         self.assertEqual(len([x for x in r["found"] if x.startswith("child ")]), 7)
@@ -273,26 +273,26 @@ class ParseFolder(unittest.TestCase):
         d = os.path.join(self.tmp, "native")
         fixtures.synthetic_kernel(d, 1.0, runner="native", skip="block: sysbench not installed")
         k = parse_results.read_kernel(d)
-        m = k["machine"]
+        m = k.machine
         self.assertEqual((m["release"], m["cpus"], m["nodes"], m["runner"], m["tools"]),
                          ("7.3.4+", 18, 6, "native", "0123abcd"))
         self.assertEqual(m["node"][4], {"cpus": "12-14", "distances": [21, 21, 21, 12, 10, 12]})
-        self.assertEqual(k["skips"], [{"step": "block", "reason": "sysbench not installed"}])
-        self.assertEqual(k["accel"], "native")
-        self.assertEqual({b["program"] for b in k["bench"]},
+        self.assertEqual(k.skips, [{"step": "block", "reason": "sysbench not installed"}])
+        self.assertEqual(k.accel, "native")
+        self.assertEqual({b["program"] for b in k.bench},
                          set(parse_results.METRICS))
-        self.assertTrue(all(b["value"] is not None for b in k["bench"]))
+        self.assertTrue(all(b["value"] is not None for b in k.bench))
         # No console.log: the dmesg section is scanned.
-        self.assertEqual(k["badness"], [])
+        self.assertEqual(k.badness, [])
         fixtures.set_section(d, "dmesg", "[    2.0] WARNING: at kernel/futex/core.c\n")
-        self.assertEqual(parse_results.read_kernel(d)["badness"],
+        self.assertEqual(parse_results.read_kernel(d).badness,
                          ["[    2.0] WARNING: at kernel/futex/core.c"])
 
     def test_qemu_folder_scans_its_console(self):
         d = os.path.join(self.tmp, "qemu")
         fixtures.synthetic_kernel(d, 1.0)
         fixtures.set_section(d, "dmesg", "[    2.0] WARNING: only in dmesg\n")
-        self.assertEqual(parse_results.read_kernel(d)["badness"], [])
+        self.assertEqual(parse_results.read_kernel(d).badness, [])
 
     def test_numa_race(self):
         with open(os.path.join(HERE, "data", "verdicts", "pass", "stable", "results.txt")) as f:

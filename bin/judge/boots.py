@@ -29,18 +29,18 @@ def check_boots(j, kernel, dirs):
     first, hung, failed, bad = [], [], {}, []
     for i, path in sorted(dirs):
         kn = j.read(path)
-        fr = kn["firstrun"] or parse_results.parse_kselftest("")
-        ks = kn["kselftest"]
+        fr = kn.firstrun or parse_results.parse_kselftest("")
+        ks = kn.kselftest
         incomplete = plan_problems(kn, "firstrun") + plan_problems(kn, "kselftest") + guest_problems(kn)
         if ks is None or incomplete:
             bad.append(f"boot {i}: no complete results: " + "; ".join(incomplete[:3]))
             continue
         where = os.path.basename(path)
         if fr.programs["pass"] != 1 or case_problems(fr):
-            ev = kn["evidence_all"]["firstrun"]
+            ev = kn.evidence_all["firstrun"]
             first += [f"boot {i}: " + with_evidence(where, f, ev)
                       for f in fr.failed or ["futex_numa_mpol did not run"]]
-        hung += [f"boot {i}: " + with_evidence(where, t, kn["evidence"]) for t in ks.timeouts]
+        hung += [f"boot {i}: " + with_evidence(where, t, kn.evidence) for t in ks.timeouts]
         for f in ks.failed:
             failed.setdefault(f.split()[0], []).append(i)
     n = len(dirs)

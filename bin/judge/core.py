@@ -87,12 +87,12 @@ def guest_problems(kn):
     """What is wrong with a guest's run as a whole: it reached its end,
     wrote each section once, its console has the kernel's boot, and its
     machine section agrees with its cpus line."""
-    out = [] if kn["end"] is not None else ["no end section: the guest did not finish"]
-    out += [f"section {n} written {kn['sections'].count(n)} times" for n in kn["repeated"]]
-    if kn["accel"] != "native" and not kn["console_booted"]:
+    out = [] if kn.end is not None else ["no end section: the guest did not finish"]
+    out += [f"section {n} written {kn.sections.count(n)} times" for n in kn.repeated]
+    if kn.accel != "native" and not kn.console_booted:
         out.append("no console.log with the kernel's boot")
-    m = kn["machine"] or {}
-    line = next((int(w) for w in kn["cpus"].split()[:1] if w.isdigit()), None)
+    m = kn.machine or {}
+    line = next((int(w) for w in kn.cpus.split()[:1] if w.isdigit()), None)
     if m.get("cpus") != line:
         out.append(f"machine section says {m.get('cpus')} CPUs, the cpus line {line}")
     return out
@@ -104,7 +104,7 @@ def console_hits(kn, check):
     "console:PATTERN" (a report that names the function the mutant breaks,
     where the flavour may report elsewhere too); None for any other check."""
     if check == "console":
-        return kn["badness"] or []
+        return kn.badness or []
     if check.startswith("console:"):
-        return [b for b in kn["badness"] or [] if re.search(check[len("console:"):], b)]
+        return [b for b in kn.badness or [] if re.search(check[len("console:"):], b)]
     return None

@@ -24,8 +24,8 @@ def kselftest_programs(kn, tree):
     """The futex kselftest programs that KN's guest had, as its folder
     records them (bin/describe.sh), or else TREE's Makefile; None where
     neither says."""
-    if "programs" in kn["about"]:
-        return kn["about"]["programs"].split() or None
+    if "programs" in kn.about:
+        return kn.about["programs"].split() or None
     return test_gen_progs(tree)
 
 
@@ -77,8 +77,8 @@ def too_small(prog, cpus, nodes, needs):
 def machine_size(kn):
     """CPUs and NUMA nodes a guest reported (its machine section, else
     its cpus line), or (None, None)."""
-    m = kn["machine"] or {}
-    cpus = m.get("cpus") or next((int(w) for w in kn["cpus"].split()[:1] if w.isdigit()), None)
+    m = kn.machine or {}
+    cpus = m.get("cpus") or next((int(w) for w in kn.cpus.split()[:1] if w.isdigit()), None)
     return cpus, m.get("nodes") or (1 if cpus else None)
 
 
@@ -87,7 +87,7 @@ def plan_problems(kn, section, programs=None, needs=None):
     ran. Every planned program reported one result and none else did; a
     program not run is not run by the rule; with PROGRAMS (the Makefile's
     list), the plan holds each of them, run unless the rule says not."""
-    plan, tap = kn["plans"].get(section), kn["taps"].get(section)
+    plan, tap = kn.plans.get(section), kn.taps.get(section)
     if plan is None or tap is None:
         return [f"no {'plan ' + section if plan is None else section} section"]
     needs = read_needs() if needs is None else needs
@@ -122,11 +122,11 @@ def check_plans(j, k, st):
     for name, kn, sections in guests:
         programs = kselftest_programs(kn, j.tree)
         bad = [] if programs or name in ("patched-many", "stable") else \
-            [f"no program list in {kn['dir']}/about, nor TEST_GEN_PROGS in {j.tree}"]
+            [f"no program list in {kn.dir}/about, nor TEST_GEN_PROGS in {j.tree}"]
         bad += guest_problems(kn)
         for sec in sections:
             bad += plan_problems(kn, sec, programs if sec == "kselftest" else None)
-        ran = sum(len(kn["taps"][s].ran) for s in sections if s in kn["taps"])
+        ran = sum(len(kn.taps[s].ran) for s in sections if s in kn.taps)
         j.verdict(f"{name}.plan", not bad,
                   f"{name}: each planned futex kselftest program reported once ({ran} programs, "
                   f"{', '.join(sections)})", "; ".join(bad[:8]))
@@ -150,11 +150,11 @@ def check_kselftests(j, k):
     series makes pass."""
     for name, allowed in (("patched", ()), ("base", RESIZE_PROGRAMS)):
         kn = k[name]
-        ks = kn["kselftest"]
+        ks = kn.kselftest
         if ks is None:
             j.verdict(f"{name}.kselftest", False, f"{name}: futex kselftests ran", "no kselftest section")
             continue
-        bad = [with_evidence(name, f, kn["evidence"]) for f in case_problems(ks, allowed)]
+        bad = [with_evidence(name, f, kn.evidence) for f in case_problems(ks, allowed)]
         total = sum(ks.programs.values())
         j.verdict(f"{name}.kselftest", total > 0 and not bad,
                   f"{name} debug kernel passes the futex kselftests, none skipped"
@@ -166,7 +166,7 @@ def check_kselftests(j, k):
 @keys("patched.console", "base.console")
 def check_console(j, k):
     for name in ("patched", "base"):
-        bad = k[name]["badness"]
+        bad = k[name].badness
         j.verdict(f"{name}.console", bad == [], f"{name} debug kernel logs no WARNING, BUG or lockdep report",
                   bad[0] if bad else "console or console-badness.sh missing")
 
@@ -205,7 +205,7 @@ def programs_of(results):
 @keys("base.resize.fails", "base.drain.fails", "patched.resize", "patched-many.resize",
       "patched-many.priv_hash", "patched-many.console")
 def check_resize(j, k):
-    base = resize_results(k["base"]["kselftest"])
+    base = resize_results(k["base"].kselftest)
     j.verdict("base.resize.fails", base.get(RESIZE_BASE_FAILS) == "fail",
               "base: the replacement test fails (SET_SLOTS does not return under load)",
               f"{RESIZE_BASE_FAILS} on base: {base.get(RESIZE_BASE_FAILS, 'missing')}")
@@ -216,28 +216,28 @@ def check_resize(j, k):
               "no " + DRAIN + " stall.*.set_slots_returns case failed on base")
     many = k["patched-many"]
     for name, kn in (("patched", k["patched"]), ("patched-many", many)):
-        res = resize_results(kn["kselftest"])
-        bad = sorted(t for t, v in res.items() if v != "pass") + program_failures(kn["kselftest"])
+        res = resize_results(kn.kselftest)
+        bad = sorted(t for t, v in res.items() if v != "pass") + program_failures(kn.kselftest)
         progs = programs_of(res)
         j.verdict(f"{name}.resize", progs == sorted(RESIZE_PROGRAMS) and not bad,
                   f"{name}: the replacement tests pass ({len(res)} cases of "
-                  f"{', '.join(progs) or 'none'}, {kn['cpus'] or '? cpus'})",
+                  f"{', '.join(progs) or 'none'}, {kn.cpus or '? cpus'})",
                   "failed: " + ", ".join(bad) if bad else f"ran: {', '.join(progs) or 'none'}")
-    ks = many["kselftest"]
+    ks = many.kselftest
     ph = {t: v for t, v in (ks.results.items() if ks else []) if t.startswith(PRIV_HASH + ":")}
     j.verdict("patched-many.priv_hash", bool(ph) and all(v == "pass" for v in ph.values())
               and not program_failures(ks, (PRIV_HASH,)),
-              f"patched-many: {PRIV_HASH} passes without a skip ({many['cpus'] or '? cpus'})",
+              f"patched-many: {PRIV_HASH} passes without a skip ({many.cpus or '? cpus'})",
               f"{PRIV_HASH}: {ph or 'missing'}")
-    j.verdict("patched-many.console", many["badness"] == [], "patched-many: console clean",
-              many["badness"][0] if many["badness"] else "console missing")
+    j.verdict("patched-many.console", many.badness == [], "patched-many: console clean",
+              many.badness[0] if many.badness else "console missing")
 
 
 @keys("semantics")
 def check_semantics(j, k):
     res = {}
     for name in compare_kernels.KERNELS:
-        ks = k[name]["kselftest"]
+        ks = k[name].kselftest
         res[name] = {t: v for t, v in (ks.results.items() if ks else []) if t.startswith(SEMANTICS + ":")}
     same = res["base"] == res["patched"] and res["base"]
     allpass = same and all(v == "pass" for v in res["patched"].values())

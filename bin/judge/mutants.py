@@ -41,12 +41,12 @@ def mutant_incomplete(kn):
     reached its end, wrote each section once, every step reported, each
     kselftest step all it planned, and the precheck and waiter counts are
     whole (what they count is judged as a check)."""
-    why = [] if kn["end"] is not None else ["no end section"]
-    why += [f"section {n} written {kn['sections'].count(n)} times" for n in kn["repeated"]]
-    steps = kn["about"].get("steps")
+    why = [] if kn.end is not None else ["no end section"]
+    why += [f"section {n} written {kn.sections.count(n)} times" for n in kn.repeated]
+    steps = kn.about.get("steps")
     for step in steps.split(",") if steps else scenario_steps("mutant"):
         sec = STEP_SECTIONS.get(step, step)
-        if sec not in kn["sections"]:
+        if sec not in kn.sections:
             why.append(f"step {step} reported no {sec} section")
         elif sec in parse_results.TAP_SECTIONS:
             why += plan_problems(kn, sec)
@@ -66,13 +66,13 @@ def mutant_checks(kn, named=()):
     "console", and each "console:PATTERN" of NAMED. Judged on a guest that
     completed (mutant_incomplete())."""
     out = {}
-    where = os.path.basename(kn["dir"])
+    where = os.path.basename(kn.dir)
     for sec in ("kselftest", "numarace"):
-        ks = kn["taps"].get(sec)
+        ks = kn.taps.get(sec)
         if ks is None:
             continue
         for f in ks.failed:
-            out[f"kselftest:{f.split()[0]}"] = ("fail", with_evidence(where, f, kn["evidence"]))
+            out[f"kselftest:{f.split()[0]}"] = ("fail", with_evidence(where, f, kn.evidence))
         for t in ks.timeouts:
             out[f"kselftest:{t}"] = ("fail", f"{t} timed out")
         for prog in ks.ran:
@@ -88,10 +88,10 @@ def mutant_checks(kn, named=()):
     out["waiters"] = ("fail", "; ".join(wait)) if wait else None
     # Where the guest ran step replace (mutant_incomplete() says whether
     # each step its scenario lists did).
-    if kn["replace"] is not None:
+    if kn.replace is not None:
         rep = replace_problems(kn)
-        out["replace"] = ("skip" if kn["replace"]["skip"] else "fail", "; ".join(rep)) if rep else None
-    out["console"] = ("fail", (kn["badness"] or ["console missing"])[0]) if kn["badness"] != [] else None
+        out["replace"] = ("skip" if kn.replace["skip"] else "fail", "; ".join(rep)) if rep else None
+    out["console"] = ("fail", (kn.badness or ["console missing"])[0]) if kn.badness != [] else None
     for c in named:
         hits = console_hits(kn, c) if c != "console" else None
         if hits is not None:
@@ -219,7 +219,7 @@ def exitpi_problems(kn):
     held a reference in a fault, PR_FUTEX_HASH_SET_SLOTS slept, the owner
     exited, the kernel logged the forced put (tests/lockcheck/probe.patch)
     and the program ended, with no error."""
-    e = kn["exitpi"]
+    e = kn.exitpi
     if e is None:
         return ["no exitpi section"]
     if e["skip"]:
@@ -248,8 +248,8 @@ def check_lockcheck(j, d):
               f"in {d}: " + (", ".join(names) or "no mutant"))
     path = os.path.join(d, "control")
     kn = j.read(path) if os.path.isdir(path) else None
-    bad = (exitpi_problems(kn) + guest_problems(kn) + [f"console: {b}" for b in kn["badness"] or []][:1]
-           + (["console missing"] if kn["badness"] is None else [])) if kn else ["no control run"]
+    bad = (exitpi_problems(kn) + guest_problems(kn) + [f"console: {b}" for b in kn.badness or []][:1]
+           + (["console missing"] if kn.badness is None else [])) if kn else ["no control run"]
     j.verdict("lockcheck.control", not bad,
               "lockcheck control: the stable patches alone drop a hash reference with pi_lock held "
               "while PR_FUTEX_HASH_SET_SLOTS waits, and lockdep reports nothing", "; ".join(bad[:3]))
@@ -264,4 +264,4 @@ def check_lockcheck(j, d):
                   f"lockcheck mutant {name} is caught by {', '.join(h['caught_by']) or 'no check named'}"
                   + (f": {hits[0][1]}" if hits else ""),
                   "no such report; the step: " + ("; ".join(exitpi_problems(kn)) or "made the put")
-                  + (f"; console: {kn['badness'][0]}" if kn["badness"] else ""))
+                  + (f"; console: {kn.badness[0]}" if kn.badness else ""))

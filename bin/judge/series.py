@@ -20,7 +20,7 @@ def precheck_data(kn, kind):
     the verdict itself, as a list: the step ran without an error, every
     wait asked for ended as it must, and every matched wait of the control
     reached the bucket (the probe counts what it must)."""
-    pc = kn["precheck_all"]
+    pc = kn.precheck_all
     if pc is None:
         return ["no precheck section"]
     out = list(pc["errors"])
@@ -40,7 +40,7 @@ def precheck_problems(kn, kind, base=False):
     """precheck_data(), and the mismatched waits of KIND: every one reached
     the bucket (BASE), or none did."""
     out = precheck_data(kn, kind)
-    v = ((kn["precheck_all"] or {}).get("mismatched") or {}).get(kind)
+    v = ((kn.precheck_all or {}).get("mismatched") or {}).get(kind)
     if v and ((v["bucket"] < v["waits"]) if base else v["bucket"] != 0):
         out.append(f"{v['bucket']} of {v['waits']} mismatched {kind} waits reached the bucket")
     return out
@@ -55,7 +55,7 @@ def check_precheck(j, k):
                        ("patched", "no mismatched {kind} wait reaches the bucket")):
         for kind in ("private", "shared"):
             kn = k[name]
-            v = ((kn["precheck_all"] or {}).get("mismatched") or {}).get(kind) or {}
+            v = ((kn.precheck_all or {}).get("mismatched") or {}).get(kind) or {}
             bad = precheck_problems(kn, kind, base=name == "base")
             j.verdict(f"{name}.precheck.{kind}", not bad,
                       f"{name}: " + rule.format(w=v.get("waits", 0), kind=kind)
@@ -66,7 +66,7 @@ def waiters_data(kn, kind):
     """What is wrong with one guest's aborted waits of KIND other than the
     verdict itself (guest/futex_aborted.c): no error, every round aborted
     waits, every wake with nobody waiting returned."""
-    w = kn["waiters"] or {}
+    w = kn.waiters or {}
     v = w.get(kind)
     out = list(w.get("error", []))
     if not v:
@@ -83,7 +83,7 @@ def waiters_problem(kn, kind):
     waiters_data(), a wake after them saw a waiter count, or a real waiter
     was not woken having been seen."""
     out = waiters_data(kn, kind)
-    v = (kn["waiters"] or {}).get(kind) or {}
+    v = (kn.waiters or {}).get(kind) or {}
     if not (v.get("busy") == 0 and v.get("woken") == 1 and v.get("waiter_busy", 0) >= 1):
         out.append(f"{v.get('busy', '?')} of {v.get('wakes', 0)} wakes saw a count; "
                    f"woken {v.get('woken', '?')}, waiter seen {v.get('waiter_busy', '?')} times"
@@ -99,7 +99,7 @@ def missed(v):
 
 def waiters_counts(kn):
     """What one guest's waiters step counted, for a verdict's detail."""
-    w = kn["waiters"] or {}
+    w = kn.waiters or {}
     return "; ".join(f"{kind}: {v.get('busy', '?')} of {v.get('wakes', '?')} wakes saw a count, "
                      f"waiter seen {v.get('waiter_busy', '?')} times" + missed(v)
                      for kind in ("private", "shared") for v in [w.get(kind) or {}])
@@ -109,7 +109,7 @@ def waiters_counts(kn):
 def check_waiters(j, k):
     for name in compare_kernels.KERNELS:
         for kind in ("private", "shared"):
-            v = (k[name]["waiters"] or {}).get(kind) or {}
+            v = (k[name].waiters or {}).get(kind) or {}
             bad = waiters_problem(k[name], kind)
             j.verdict(f"{name}.waiters.{kind}", bad is None,
                       f"{name}: after {v.get('aborted', 0)} aborted {kind} waits, {v.get('wakes', 0)} "
@@ -132,7 +132,7 @@ def snc_distances(n):
 def check_topology(j, many):
     """The patched-many guest boots with the SNC-like topology: the
     FUTEX2_NUMA tests then see more nodes than sockets."""
-    m = many["machine"] or {}
+    m = many.machine or {}
     n = SNC_SOCKETS * SNC_NODES
     seen = [m["node"][i]["distances"] if i in m["node"] else [] for i in range(n)] if m else []
     j.verdict("patched-many.topology", m.get("nodes") == n and seen == snc_distances(n),
@@ -151,14 +151,14 @@ NATIVE_RUNS = ("native-1", "native-2")
 
 def native_missing(kn):
     """What a native run neither recorded nor said why it could not."""
-    ran = [b for b in kn["bench"] if b["value"] is not None]
+    ran = [b for b in kn.bench if b["value"] is not None]
     missing = [g for g, step in NATIVE_GROUPS.items()
                if not any(b["group"] == g for b in ran)
                and compare_kernels.skip_reason(kn, (step,)) is None]
     missing += [f"block: {p}" for p in NATIVE_BLOCK_PROGRAMS
                 if not any(b["group"] == "block" and (b["program"] or "").split()[:1] == [p] for b in ran)
                 and compare_kernels.skip_reason(kn, ("block",), p) is None]
-    ks = kn["kselftest"]
+    ks = kn.kselftest
     if not (ks and sum(ks.programs.values())) and compare_kernels.skip_reason(kn, ("kselftest",)) is None:
         missing.append("kselftest")
     return missing
@@ -175,14 +175,14 @@ def check_native(j, run):
     release = j.release or os.uname().release
     for name in NATIVE_RUNS:
         kn = j.read(os.path.join(run, name))
-        m = kn["machine"] or {}
-        j.verdict(f"{name}.end", kn["end"] is not None and kn["accel"] == "native" and m.get("runner") == "native"
+        m = kn.machine or {}
+        j.verdict(f"{name}.end", kn.end is not None and kn.accel == "native" and m.get("runner") == "native"
                   and m.get("release") == release and m.get("cpus"),
                   f"{name}: a native run on {release} ends and describes the machine",
-                  f"end {kn['end'] is not None}, accel {kn['accel']!r}, machine {m or 'missing'}")
+                  f"end {kn.end is not None}, accel {kn.accel!r}, machine {m or 'missing'}")
         missing = native_missing(kn)
         j.verdict(f"{name}.recorded", not missing, f"{name}: records the kselftest and every benchmark, "
-                  f"or why not ({len(kn['bench'])} runs, {len(kn['skips'])} steps not run)",
+                  f"or why not ({len(kn.bench)} runs, {len(kn.skips)} steps not run)",
                   "neither results nor a reason for: " + ", ".join(missing))
     out = os.path.join(run, "native-compare")
     absent = [f for f in SUMMARY_FILES if not os.path.exists(os.path.join(out, f))]
@@ -198,7 +198,7 @@ INTENDED = {}
 
 @keys("badinput")
 def check_badinput(j, k):
-    b, p = k["base"]["badinput"], k["patched"]["badinput"]
+    b, p = k["base"].badinput, k["patched"].badinput
     if not b or not p or not b["total"] or not p["total"] or b["errors"] or p["errors"]:
         return j.verdict("badinput", False, "malformed futex calls ran on both kernels",
                          "; ".join((b or {}).get("errors", []) + (p or {}).get("errors", []))
@@ -216,8 +216,8 @@ def has_fixes(kn, tree):
     """Whether fixes/ had patches below the series, as KN's folder records
     it (bin/describe.sh), or else as TREE says: its base is not its
     upstream."""
-    if "fixes" in kn["about"]:
-        return kn["about"]["fixes"] != "0"
+    if "fixes" in kn.about:
+        return kn.about["fixes"] != "0"
     # Without a tree git cannot tell either: judged as with fixes.
     out = subprocess.run(["git", "-C", tree or os.devnull, "rev-list", "--count", "upstream..base"],
                          capture_output=True, text=True)
@@ -235,7 +235,7 @@ REFSTATE_ATOMIC_STUCK = 0.50
 def atomic_share(kn):
     """(share of the references dropped in FR_ATOMIC, how many were dropped)
     of step refstate's histogram, or (None, 0) without one."""
-    hist = (kn["resizebench"] or {}).get("refstate") or {}
+    hist = (kn.resizebench or {}).get("refstate") or {}
     total = sum(hist.values())
     return (hist.get(1, 0) / total if total else None), total
 
@@ -261,15 +261,15 @@ def check_stable(j, st, k):
               f"base: after a ramp to 64 threads at least {REFSTATE_ATOMIC_STUCK:.0%} of the "
               f"references found FR_ATOMIC, the bug the stable patches fix ({_share(share, total)})",
               _share(share, total))
-    rt = (st["resizebench"] or {}).get("retry")
+    rt = (st.resizebench or {}).get("retry")
     j.verdict("stable.size", rt is not None and rt["before"] == rt["slots"] and rt["done"],
               f"stable: under the load after a ramp to 64 threads the hash has its automatic "
               f"size ({rt['slots'] if rt else '?'} slots): no replacement was left pending",
               "no retry line" if rt is None else
               f"{rt['before']} slots under the load, the size {'reached' if rt['done'] else 'not reached'}"
               f" after a pause")
-    j.verdict("stable.console", st["badness"] == [], "stable: console clean",
-              st["badness"][0] if st["badness"] else "console missing")
+    j.verdict("stable.console", st.badness == [], "stable: console clean",
+              st.badness[0] if st.badness else "console missing")
 
 
 @keys("stable.numarace.fails", "base.numarace", "patched.numarace")
@@ -280,7 +280,7 @@ def check_numa_race(j, st, k, fixes):
         for key in planned(check_numa_race):
             j.skipped(key, f"{key.split('.')[0]}: {NUMA_RACE}", "fixes/ is empty")
         return
-    nr = st["numarace"] or parse_results.parse_numa_race("")
+    nr = st.numarace or parse_results.parse_numa_race("")
     lost = nr["lost"] or {}
     j.verdict("stable.numarace.fails", nr["result"] == "fail" and bool(lost),
               f"without fixes/: {NUMA_RACE} fails, a wake on the node the futex names "
@@ -289,7 +289,7 @@ def check_numa_race(j, st, k, fixes):
               f"{NUMA_RACE_CASE}: {nr['result'] or 'missing'}"
               f"{'' if lost else ', no missed waiter reported'}")
     for name in compare_kernels.KERNELS:
-        nr = k[name]["numarace_kselftest"]
+        nr = k[name].numarace_kselftest
         rounds = nr["rounds"]
         j.verdict(f"{name}.numarace", nr["result"] == "pass" and rounds is not None and rounds["nodes"] >= 2,
                   f"{name}: {NUMA_RACE} passes ("

@@ -16,7 +16,7 @@ def check_failfutex(j, name, kn):
     the programs report, each of them ended on its own, and so did
     futex_badinput and stress-ng, which did its futex operations."""
     key = f"{name}.failfutex"
-    f = kn["failfutex"]
+    f = kn.failfutex
     if f is None or f["errors"]:
         skip = compare_kernels.skip_reason(kn, ("failfutex",))
         return j.verdict(key, False, f"{name}: futex programs ran under fault injection",
@@ -42,7 +42,7 @@ def check_soak(j, name, kn):
     """The soak: stress-ng and every perf bench futex benchmark ran, each
     run ended on its own, and the console stayed clean."""
     key = f"{name}.soak"
-    s = kn["soak"]
+    s = kn.soak
     if not s or s["errors"] or s["stress_rc"] is None:
         return j.verdict(key, False, f"{name}: the soak ran",
                          "; ".join((s or {}).get("errors", [])) or "no soak section")
@@ -50,12 +50,12 @@ def check_soak(j, name, kn):
     bad += [f"perf bench futex {b} did not run" for b in SOAK_PERF if s["perf"].get(b, (0, 0))[0] < 1]
     runs = ", ".join(f"{b} {n}" for b, (n, _) in s["perf"].items())
     bad += guest_problems(kn)
-    j.verdict(key, s["stress_rc"] == 0 and s["stress_ops"] > 0 and not bad and kn["badness"] == [],
-              f"{name} ({kn['cpus'] or '? cpus'}): the soak's runs all end on their own "
+    j.verdict(key, s["stress_rc"] == 0 and s["stress_ops"] > 0 and not bad and kn.badness == [],
+              f"{name} ({kn.cpus or '? cpus'}): the soak's runs all end on their own "
               f"(stress-ng --futex, {s['stress_ops']} ops; perf bench futex runs: {runs or 'none'}), "
               f"console clean",
               f"stress-ng rc {s['stress_rc']}, {s['stress_ops']} ops; {', '.join(bad) or 'perf ok'}; "
-              f"console: {kn['badness'][0] if kn['badness'] else 'clean'}")
+              f"console: {kn.badness[0] if kn.badness else 'clean'}")
 
 
 # Step replace's counts of what went wrong, each of which must be 0.
@@ -66,7 +66,7 @@ def replace_problems(kn):
     """What step replace (guest/futex_replace.c) found wrong, or why it
     tells nothing: none where its replacements were done and it lost no
     waiter, let no two into a PI lock, and no child or call failed."""
-    r = kn["replace"]
+    r = kn.replace
     if r is None:
         return ["no replace section"]
     if r["skip"]:
@@ -86,18 +86,18 @@ def check_replace(j, name, kn):
     """Step replace: every kind of private futex operation while the hash
     is replaced, each waiter woken, each PI lock held by one at a time."""
     bad = replace_problems(kn)
-    c = (kn["replace"] or {}).get("counts") or {}
+    c = (kn.replace or {}).get("counts") or {}
     j.verdict(f"{name}.replace", not bad,
-              f"{name} ({kn['cpus'] or '? cpus'}): every private futex operation during "
+              f"{name} ({kn.cpus or '? cpus'}): every private futex operation during "
               f"{c.get('replacements')} replacements of the hash, {c.get('forks')} forks and "
               f"{c.get('signals')} signals: no waiter lost, no PI lock shared",
-              "; ".join(bad) + (f"; console: {kn['badness'][0]}" if kn["badness"] else ""))
+              "; ".join(bad) + (f"; console: {kn.badness[0]}" if kn.badness else ""))
 
 
 @keys("{name}.kselftest", "{name}.badinput", "{name}.console")
 def check_sanitized(j, name, kn):
-    ks, b = kn["kselftest"], kn["badinput"]
-    failed = [with_evidence(name, f, kn["evidence"]) for f in case_problems(ks)] if ks else []
+    ks, b = kn.kselftest, kn.badinput
+    failed = [with_evidence(name, f, kn.evidence) for f in case_problems(ks)] if ks else []
     bad = failed + plan_problems(kn, "kselftest") + guest_problems(kn)
     j.verdict(f"{name}.kselftest", not bad and ks.programs["pass"] > 0,
               f"{name}: the futex kselftests pass ({ks.programs['pass'] if ks else 0} programs)",
@@ -105,5 +105,5 @@ def check_sanitized(j, name, kn):
     j.verdict(f"{name}.badinput", b is not None and not b["errors"] and b["total"] and len(b["calls"]) == b["total"],
               f"{name}: the malformed futex calls all return ({len(b['calls']) if b else 0} calls)",
               "; ".join(b["errors"]) if b else "no badinput section")
-    j.verdict(f"{name}.console", kn["badness"] == [], f"{name}: no sanitizer report, WARNING or BUG on the console",
-              kn["badness"][0] if kn["badness"] else "console missing")
+    j.verdict(f"{name}.console", kn.badness == [], f"{name}: no sanitizer report, WARNING or BUG on the console",
+              kn.badness[0] if kn.badness else "console missing")
