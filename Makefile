@@ -44,10 +44,15 @@
 #
 #   make help	the targets, and the settings of configs/settings
 #
+#   make soak	the patched debug kernel under fault injection, a soak and
+#		the replacement stress, at VCPUS and MANY_VCPUS
+#   make sanitize	the patched kernel with each of SANITIZERS
+#
 # Settings are environment or make variables, each defined in
-# configs/settings and checked before any stage runs (bin/lib.sh). The
-# guest runs themselves (kernel, vCPUs, topology, steps) are
-# configs/scenarios.
+# configs/settings and checked before any stage runs (bin/lib.sh). What
+# each target builds, boots, compares and judges is its plan,
+# configs/plans/TARGET (bin/plan.sh --dry-run TARGET prints it); the
+# kernels are configs/kernels, the guest runs configs/scenarios.
 
 SHELL := /bin/bash
 MAKEFLAGS += --no-print-directory
@@ -80,8 +85,7 @@ tree: base
 	bin/tree.sh
 
 build: tree
-	bin/build.sh base build/tree-base futex
-	bin/build.sh patched build/tree futex
+	bin/plan.sh build
 
 tools: tree
 	bin/tools.sh
@@ -89,14 +93,8 @@ tools: tree
 initramfs: tools
 	bin/initramfs.sh
 
-boot: build initramfs
-	for s in base patched base-many patched-many; do \
-		bin/scenario.sh $$s $(RUN_DIR)/$$s || exit 1; \
-	done
-	for k in base patched; do \
-		bin/scenario.sh icount $(RUN_DIR)/icount-$$k $$k || exit 1; \
-	done
-	ln -sfn $(abspath $(RUN_DIR)) results/latest
+boot: initramfs
+	bin/plan.sh boot $(RUN_DIR)
 
 # Two result folders, or the newest make run.
 compare:
@@ -105,24 +103,17 @@ compare:
 native: tools
 	bin/scenario.sh native $(NATIVE_DIR)
 
-# The paths that block, base against patched, in guests of COST_VCPUS
-# (the host's cores unless set): no vCPU waits for a host core.
-cost: build initramfs
-	for s in base-cost patched-cost; do \
-		bin/scenario.sh $$s $(RUN_DIR)/$$s || exit 1; \
-	done
-	bin/compare.py $(RUN_DIR)/base-cost $(RUN_DIR)/patched-cost -o $(RUN_DIR)/cost
+cost: initramfs
+	bin/plan.sh cost $(RUN_DIR)
 
-# Instructions per futex call: base, the kernel after each patch, and the
-# last one again, which must count alike (bin/icount.sh).
-icount: tree initramfs
-	bin/icount.sh $(RUN_DIR)/icount
+icount: initramfs
+	bin/plan.sh icount $(RUN_DIR)/icount
 
 pack: tools
 	bin/pack.sh
 
-run: boot
-	bin/compare.py --fail-on-regression $(RUN_DIR)
+run: initramfs
+	bin/plan.sh run $(RUN_DIR)
 
 selftest:
 	tests/selftest.sh
@@ -133,74 +124,20 @@ check:
 recheck:
 	python3 bin/verdicts.py $(or $(DIR),results/check)
 
-# The patched debug kernel, at VCPUS and at MANY_VCPUS: under fault
-# injection (fail_futex) the futex kselftests, the malformed calls and
-# stress-ng's futex stressor for SOAK_SECS/5, then a soak of SOAK_SECS
-# (default 300) under stress-ng's futex stressor and perf bench futex wake,
-# wake-parallel, requeue and lock-pi, then every private futex operation
-# during 200 replacements of the hash (step replace). make check soaks
-# for 30 s, and runs step replace in the mutant scenario.
-soak: tools initramfs
-	bin/build.sh patched-debug build/tree debug
-	bin/scenario.sh soak $(RUN_DIR)/soak
-	bin/scenario.sh soak-many $(RUN_DIR)/soak-many
-	python3 bin/verdicts.py --soak $(RUN_DIR)/soak $(RUN_DIR)/soak-many
+soak: initramfs
+	bin/plan.sh soak $(RUN_DIR)
 
-# The patched kernel with KASAN (and the debug checks) and with KCSAN, each
-# running the futex kselftests and the malformed calls; not part of make
-# check (two more kernel builds). SANITIZERS picks them.
-SANITIZERS ?= $(shell bin/settings.sh value SANITIZERS)
-sanitize: tools initramfs
-	for s in $(SANITIZERS); do \
-		bin/build.sh patched-$$s build/tree $$s && \
-		bin/scenario.sh sanitize $(RUN_DIR)/$$s patched-$$s || exit 1; \
-	done
-	python3 bin/verdicts.py --sanitize $(addprefix $(RUN_DIR)/,$(SANITIZERS))
+sanitize: initramfs
+	bin/plan.sh sanitize $(RUN_DIR)
 
-# The patched kernel once per deliberate bug of tests/mutants/ (MUTANTS
-# picks some), each booted with the quick futex kselftests and the guest
-# checks, and once unmutated in the same scenario (the control), also in
-# each flavour that a mutant is built in (its Flavour: line); every
-# mutant must be caught by the check its patch names (Caught-by:), or its
-# patch says why it cannot be here (Not-caught-here:), and the controls
-# must pass every check. make check runs one of them, and the control.
-MUTANTS ?= $(basename $(notdir $(wildcard tests/mutants/*.patch)))
-MUTANT_FLAVOURS = $(sort $(foreach m,$(MUTANTS),$(shell sed -n '/^diff --git/q; s/^Flavour: //p' tests/mutants/$(m).patch)))
-mutants: tools initramfs
-	bin/build.sh patched build/tree futex
-	bin/scenario.sh mutant $(RUN_DIR)/mutant-control patched
-	for f in $(MUTANT_FLAVOURS); do \
-		bin/build.sh patched-$$f build/tree $$f && \
-		bin/scenario.sh mutant $(RUN_DIR)/mutant-control-$$f patched-$$f || \
-			echo "error: the $$f control: no complete guest run, judged below"; \
-	done
-	for m in $(MUTANTS); do \
-		bin/mutant.sh $$m $(RUN_DIR)/mutants/$$m || \
-			echo "error: mutant $$m: no complete guest run, judged below"; \
-	done
-	python3 bin/verdicts.py --mutants $(RUN_DIR)/mutants $(RUN_DIR)/mutant-control
+mutants: initramfs
+	bin/plan.sh mutants $(RUN_DIR)
 
-# A hash reference put with curr->pi_lock held, in exit_pi_state_list(),
-# must take no sleeping lock: the debug kernel of the stable patches alone
-# (the control) and of each bug of tests/lockcheck/, each forced into that
-# put (tests/lockcheck/probe.patch), run step exitpi; lockdep must report
-# every bug (Caught-by:) and nothing on the control.
-lockcheck: tools initramfs
-	bin/lockcheck.sh $(RUN_DIR)/lockcheck
-	python3 bin/verdicts.py --lockcheck $(RUN_DIR)/lockcheck
+lockcheck: initramfs
+	bin/plan.sh lockcheck $(RUN_DIR)
 
-# Whether the first futex kselftest after boot hangs: each kernel booted
-# BOOTS times, base and patched in turn, runs
-# futex_numa_mpol first, then the futex kselftests in make check's order.
-# A guest that fails is counted, and the next one boots.
-boots: build initramfs
-	for i in $$(seq "$$(bin/settings.sh value BOOTS)"); do \
-		for k in base patched; do \
-			bin/scenario.sh boots $(RUN_DIR)/boots/$$k-$$i $$k || \
-				echo "error: boot $$i of $$k failed"; \
-		done; \
-	done
-	python3 bin/verdicts.py --boots $(RUN_DIR)/boots
+boots: initramfs
+	bin/plan.sh boots $(RUN_DIR)
 
 export:
 	bin/export.sh

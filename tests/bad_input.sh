@@ -476,3 +476,22 @@ kernel_missing()
 	rm -rf "$tmp"
 	return $rc
 }
+
+# Two plans at once would check out commits in the same tree: the second
+# is refused while the first holds build/'s lock, and a plan that is not
+# there is named.
+plan_is_alone()
+{
+	local tmp rc=1
+
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/build"
+	exec 8>"$tmp/build/.plan.lock"
+	flock 8
+	fails_with "^error: plan: another plan is running (it holds $tmp/build/.plan.lock)$" \
+		env BUILD="$tmp/build" "$TOP/bin/plan.sh" lockcheck "$tmp/r" &&
+		fails_with "^error: plan: no plan 'nope' in configs/plans$" "$TOP/bin/plan.sh" nope && rc=0
+	exec 8>&-
+	rm -rf "$tmp"
+	return $rc
+}

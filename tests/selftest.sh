@@ -23,7 +23,8 @@ BIN=$TOP/bin
 # vCPUs (32 unless set) on the SNC-like topology.
 many_vcpus()
 {
-	make -n -C "$TOP" boot RUN_DIR=x | grep -q 'for s in base patched base-many patched-many; do' &&
+	"$BIN/plan.sh" --dry-run run x | grep -q -x '   bin/scenario.sh base-many x/base-many' &&
+		"$BIN/plan.sh" --dry-run run x | grep -q -x '   bin/scenario.sh patched-many x/patched-many' &&
 		"$BIN/scenario.sh" --print patched-many x |
 		grep -x 'env VCPUS=32 TOPOLOGY=snc3 bin/boot.sh patched x resize,resizebench,refstate' &&
 		MANY_VCPUS=12 "$BIN/scenario.sh" --print base-many x |
@@ -61,6 +62,7 @@ t "bad settings are refused before any work, one line each" bad_settings || true
 t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
 t "a kernel's debug options bring their boot arguments, to it alone" debug_args_follow_config || true
 t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
+t "a second plan is refused while one runs, and a plan that does not exist is named" plan_is_alone || true
 t "futex_replace reports a waiter that a lost FUTEX_WAKE leaves asleep" replace_finds_lost_wake || true
 t "futex_replace reports a PI waiter that a lost FUTEX_UNLOCK_PI leaves asleep" \
 	replace_finds_lost_pi_handover || true

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A plan of configs/plans/, expanded into the steps bin/plan.sh carries
+out, one per line, in the order they run.
+
+Usage: bin/plan.py [--dry-run] PLAN DIR
+
+A plan's line is a step and its words:
+  build KERNEL [BESIDE]	build KERNEL of configs/kernels; with BESIDE, a
+			flavour of kernel/futex/ alone built beside it at
+			the same commit (small)
+  boot SCENARIO DIR [KERNEL]
+			one run of configs/scenarios into DIR
+  mutant MUTANT DIR [FLAVOUR [SCENARIO]]
+			the patched kernel with a bug of tests/mutants/
+  lockcheck DIR		make lockcheck's kernels and guests
+  compare ARG...	bin/compare.py
+  judge ARG...		bin/verdicts.py
+  latest		results/latest names this plan's folder
+  plan NAME		the steps of another plan, here
+The folders the steps write are emptied first (a "clean" step). A step
+that starts with "-" does not stop the plan when it fails: what it
+leaves is judged by a later step. Every DIR, and each word of compare and
+judge that is not an option, is a path below the plan's folder.
+
+A word {NAME} stands for each word of NAME's value: a setting of
+configs/settings, a list written out ({base,patched}), or one of
+  PATCHES	each commit of the series that changes the kernel, but the
+		last, by number (bin/lib.sh's series_kernels, given as
+		PLAN_SERIES; without it, the placeholder N)
+  BOOT_NUMBERS	1 to BOOTS
+  MUTANTS	tests/mutants/'s patches, unless the setting names some
+  MUTANT_FLAVOURS
+		the flavours those patches name (Flavour:)
+A build, boot, mutant or lockcheck step is repeated for each value, its
+lists varying in the order they appear, the first fastest; in compare and
+judge the word becomes all its values. A build of a PATCHES kernel whose
+commit changes only tools/ and Documentation/ is a "same" step, which
+builds nothing.
+
+Each step is printed as tab-separated words: whether it stops the plan
+(stop or go), its kind, what it does in words, then its command's
+arguments. A kernel that a boot needs must be built by an earlier step or
+be in build/out already; with --dry-run, a step says so instead.
+"""
+
+import glob
+import itertools
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFIGS = os.path.join(TOP, "configs")
+PLANS = os.path.join(CONFIGS, "plans")
+MUTANTS = os.path.join(TOP, "tests", "mutants")
+OUT = os.environ.get("OUT", os.path.join(TOP, "build", "out"))
+BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
+
+# How many words each kind takes, at least and at most (None: any).
+ARITY = {"build": (1, 2), "boot": (2, 3), "mutant": (2, 4), "lockcheck": (1, 1),
+         "compare": (0, None), "judge": (0, None), "latest": (0, 0), "plan": (1, 1)}
+_VAR = re.compile(r"\{([A-Za-z_]+|[^{}]*,[^{}]*)\}")
+
+
+class PlanError(Exception):
+    pass
+
+
+def table(path, fields):
+    """The rows of a tab-separated table of configs/, as dicts of FIELDS."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            w = re.split(r"\t+", line.rstrip("\n"))
+            if len(w) < len(fields) - 1:
+                raise PlanError(f"{os.path.relpath(path, TOP)}: a short line: {line.strip()}")
+            rows.append(dict(zip(fields, w + [""])))
+    return rows
+
+
+def kernels():
+    """configs/kernels: {NAME: row}."""
+    return {r["name"]: r for r in table(os.path.join(CONFIGS, "kernels"),
+                                        ("name", "commit", "flavour", "worktree", "what"))}
+
+
+def scenarios():
+    """configs/scenarios: {NAME: (KERNEL, STEPS)}."""
+    out = {}
+    with open(os.path.join(CONFIGS, "scenarios")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 6 and not w[0].startswith("#"):
+                out[w[0]] = (w[1], w[4])
+    return out
+
+
+def series():
+    """PLAN_SERIES (bin/lib.sh's series_kernels): [(number, commit,
+    whether it changes the kernel)], or None where it is not given."""
+    text = os.environ.get("PLAN_SERIES")
+    if text is None:
+        return None
+    rows = [line.split() for line in text.splitlines() if line.strip()]
+    return [(int(w[0]), w[1], len(w) < 3) for w in rows]
+
+
+def lists():
+    """{NAME: [values]} of the lists a plan's words can name, besides the
+    settings."""
+    s = series()
+    patches = [str(i) for i, _, _ in s[:-1]] if s else ["N"]
+    names = os.environ.get("MUTANTS", "").split() or \
+        sorted(os.path.basename(p)[:-6] for p in glob.glob(os.path.join(MUTANTS, "*.patch")))
+    flavours = set()
+    for name in names:
+        path = os.path.join(MUTANTS, name + ".patch")
+        if not os.path.isfile(path):
+            raise PlanError(f"MUTANTS: no tests/mutants/{name}.patch")
+        with open(path) as f:
+            for line in f:
+                if line.startswith("diff --git"):
+                    break
+                if line.startswith("Flavour:"):
+                    flavours.add(line.split(":", 1)[1].strip())
+    boots = int(os.environ["BOOTS"]) if os.environ.get("BOOTS", "").isdigit() else 0
+    return {"PATCHES": patches, "BOOT_NUMBERS": [str(i) for i in range(1, boots + 1)],
+            "MUTANTS": names, "MUTANT_FLAVOURS": sorted(flavours)}
+
+
+def values(var, known):
+    """The values of {VAR}."""
+    if "," in var:
+        return [v for v in var.split(",")]
+    if var in known:
+        return known[var]
+    if var in os.environ:
+        return os.environ[var].split()
+    raise PlanError(f"{{{var}}}: no such setting or list")
+
+
+def read_plan(name, seen=()):
+    """The lines of plan NAME, plans it includes in place: [(go, words)]."""
+    path = os.path.join(PLANS, name)
+    if not os.path.isfile(path):
+        raise PlanError(f"no plan '{name}' in {os.path.relpath(PLANS, TOP)}")
+    if name in seen:
+        raise PlanError(f"plan {name} includes itself")
+    out = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            go = w[0].startswith("-")
+            kind = w[0].lstrip("-")
+            lo, hi = ARITY.get(kind, (None, None))
+            if lo is None:
+                raise PlanError(f"plan {name}:{n}: no step '{kind}'")
+            if len(w) - 1 < lo or (hi is not None and len(w) - 1 > hi):
+                raise PlanError(f"plan {name}:{n}: {kind} takes {lo} to {hi if hi is not None else 'any'} words")
+            if kind == "plan":
+                out += read_plan(w[1], seen + (name,))
+            else:
+                out.append((go, [kind] + w[1:]))
+    return out
+
+
+def expand(words, known):
+    """The lines that WORDS stands for, each list replaced by one value."""
+    found = []
+    for w in words:
+        for var in _VAR.findall(w):
+            if var not in found:
+                found.append(var)
+    if not found:
+        return [words]
+    # The first list varies fastest.
+    combos = itertools.product(*[values(v, known) for v in reversed(found)])
+    out = []
+    for combo in combos:
+        pick = dict(zip(reversed(found), combo))
+        out.append([_VAR.sub(lambda m: pick[m.group(1)], w) for w in words])
+    return out
+
+
+def expand_words(words, known):
+    """WORDS with each word that names lists replaced by all its values."""
+    out = []
+    for w in words:
+        out += [x[0] for x in expand([w], known)]
+    return out
+
+
+def kernel_row(name, table_):
+    """NAME's row of configs/kernels, and the patch number of a patch-N row."""
+    if name in table_:
+        return table_[name], None
+    for pattern, row in table_.items():
+        if "*" in pattern:
+            m = re.fullmatch(re.escape(pattern).replace(r"\*", r"(\d+|N)"), name)
+            if m:
+                return row, m.group(1)
+    raise PlanError(f"no kernel '{name}' in configs/kernels")
+
+
+def build_step(name, beside, table_, s):
+    """The build step of kernel NAME: ("build", what, name, commit,
+    worktree, flavour, beside flavour, what of that), or ("same", what,
+    name, commit) for a patch that changes no kernel."""
+    row, patch = kernel_row(name, table_)
+    by = None
+    if beside is not None:
+        by = table_.get(beside)
+        if by is None or by["commit"] != "-":
+            raise PlanError(f"{name}: {beside} is no kernel of configs/kernels built beside another")
+    commit = row["commit"]
+    if patch is not None:
+        if s is not None:
+            i = int(patch)
+            if not 1 <= i <= len(s):
+                raise PlanError(f"{name}: the series has no patch {i}")
+            _, commit, changes = s[i - 1]
+            if not changes:
+                return ("same", f"{row['flavour']} kernel after patch {i} is patch {i - 1}'s "
+                        f"(tools/, Documentation/ only)", name, commit)
+        else:
+            commit = "patch-" + patch
+    elif commit in ("*", "-"):
+        raise PlanError(f"configs/kernels: {name} has no commit of its own")
+    worktree = os.path.join(BUILD, row["worktree"])
+    at = f"after patch {patch}" if patch else f"at {commit}"
+    what = f"{row['flavour']} kernel {name} builds {at}: {row['what']}"
+    return ("build", what, name, commit, worktree, row["flavour"], by["flavour"] if by else "-",
+            f"kernel/futex/ builds {at} in flavour {by['flavour']}: {by['what']}" if by else "-")
+
+
+def plan_steps(name, d, dry_run=False):
+    """The steps of plan NAME into folder D: [(go, kind, what, args)]; with
+    DRY_RUN, a kernel not built yet is said, not an error."""
+    known = lists()
+    table_ = kernels()
+    scen = scenarios()
+    s = series()
+    built, steps = set(), []
+
+    def path(x):
+        return os.path.normpath(os.path.join(d, x))
+
+    def have(kernel, why):
+        """"" or, in a dry run, why KERNEL is missing."""
+        if kernel in built or os.path.isfile(os.path.join(OUT, kernel, "bzImage")):
+            return ""
+        missing = f"{why} needs kernel {kernel}, which the plan does not build before it " \
+                  f"and {os.path.relpath(OUT, TOP)} does not hold"
+        if not dry_run:
+            raise PlanError(missing)
+        return f" (not built yet: {missing})"
+
+    for go, words in read_plan(name):
+        kind = words[0]
+        if kind in ("compare", "judge"):
+            words = expand_words(words[1:], known)
+            what = "the results compare" if kind == "compare" else "the results are judged"
+            steps.append((go, kind, f"{what}: {' '.join(words)}",
+                          [w if w.startswith("-") else path(w) for w in words]))
+            continue
+        if kind == "latest":
+            steps.append((go, kind, "results/latest is this run's folder", [d]))
+            continue
+        for w in expand(words[1:], known):
+            if kind == "build":
+                step = build_step(w[0], w[1] if len(w) > 1 else None, table_, s)
+                built.add(w[0])
+                steps.append((go, step[0], step[1], list(step[2:])))
+            elif kind == "boot":
+                if w[0] not in scen:
+                    raise PlanError(f"plan {name}: no scenario '{w[0]}' in configs/scenarios")
+                kernel = w[2] if len(w) > 2 else scen[w[0]][0]
+                if kernel == "*":
+                    raise PlanError(f"plan {name}: scenario {w[0]} needs a kernel")
+                what = (f"{kernel} boots in scenario {w[0]} ({scen[w[0]][1]})" + have(kernel, f"boot {w[0]}")
+                        if kernel != "-" else f"this machine's kernel runs scenario {w[0]} ({scen[w[0]][1]})")
+                steps.append((go, kind, what, [w[0], path(w[1])] + w[2:]))
+            elif kind == "mutant":
+                steps.append((go, kind, f"the patched kernel with mutant {w[0]} builds and boots",
+                              [w[0], path(w[1])] + w[2:]))
+            elif kind == "lockcheck":
+                steps.append((go, kind, "debug kernels forced to put a hash reference under pi_lock, "
+                              "the stable patches and tests/lockcheck/'s bugs, boot", [path(w[0])]))
+    # Before anything runs, the folders the steps write are emptied: a
+    # result folder holds one run's results, and a folder of several
+    # (mutants/, boots/) only this run's.
+    out = []
+    for _, kind, _, args in steps:
+        if kind in ("boot", "mutant"):
+            out.append(args[1])
+        elif kind == "lockcheck":
+            out.append(args[0])
+        elif kind == "compare" and "-o" in args[:-1]:
+            out.append(args[args.index("-o") + 1])
+    clean, top = [], os.path.normpath(d)
+    for p in out:
+        if p == top:
+            continue
+        p = p if os.path.dirname(p) == top else os.path.dirname(p)
+        # Only what lies below the plan's folder.
+        if os.path.commonpath([p, top]) == top and p != top and p not in clean:
+            clean.append(p)
+    return ([(False, "clean", "the plan's result folders are emptied", clean)] if clean else []) + steps
+
+
+def main(argv):
+    dry_run = argv[1:2] == ["--dry-run"]
+    argv = argv[:1] + argv[1 + dry_run:]
+    if len(argv) != 3:
+        print("usage: bin/plan.py [--dry-run] PLAN DIR", file=sys.stderr)
+        return 2
+    try:
+        steps = plan_steps(argv[1], argv[2], dry_run)
+    except (PlanError, OSError, ValueError) as e:
+        print(f"error: plan: {e}", file=sys.stderr)
+        return 1
+    for go, kind, what, args in steps:
+        print("\t".join(["go" if go else "stop", kind, what] + [str(a) for a in args]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

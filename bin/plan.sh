@@ -1,0 +1,190 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Carry out a plan of configs/plans/: its kernels built, its guests booted
+# into its folder, its comparisons and judgements, step after step, in
+# the order bin/plan.py expands it to. Holds an flock on build/ while it
+# runs: two plans would check out commits in the same tree. The tree is
+# left at the series (branch futex-series) afterwards.
+#
+# Usage: bin/plan.sh [--dry-run] [--tap] PLAN [DIR]
+#	--dry-run	print the steps and their commands, run nothing
+#	--tap		each step a TAP line (tests/tap.sh), numbered on from
+#			TAP_N, TAP_PASSED and TAP_FAILED, ending with the
+#			counts (make check)
+#	PLAN		a file of configs/plans/
+#	DIR		the plan's result folder (results/PLAN unless given)
+set -eu
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+dry='' tap=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run)	dry=1 ;;
+	--tap)		tap=1 ;;
+	-*)		die "plan: unknown option $1" ;;
+	*)		break ;;
+	esac
+	shift
+done
+plan=${1:?plan}
+dir=${2:-$RESULTS/$plan}
+BIN=$TOP/bin
+
+# For {PATCHES}: the series' commits, where the tree has them.
+if git -C "$TREE" rev-parse -q --verify patched >/dev/null 2>&1; then
+	PLAN_SERIES=$(series_kernels) || die "plan: cannot list the series' commits in $TREE"
+	export PLAN_SERIES
+fi
+steps=$(python3 "$BIN/plan.py" ${dry:+--dry-run} "$plan" "$dir") || exit 1
+mapfile -t steps <<<"$steps"
+
+# step_command KIND ARGS...: the command of one step, as words on stdout,
+# one a line.
+step_command()
+{
+	local kind=$1
+
+	shift
+	case $kind in
+	build)	printf '%s\n' "$BIN/build.sh" "$1" "$3" "$4" ;;
+	boot)	printf '%s\n' "$BIN/scenario.sh" "$@" ;;
+	mutant)	printf '%s\n' "$BIN/mutant.sh" "$@" ;;
+	lockcheck) printf '%s\n' "$BIN/lockcheck.sh" "$@" ;;
+	compare) printf '%s\n' "$BIN/compare.py" "$@" ;;
+	judge)	printf '%s\n' python3 "$BIN/verdicts.py" "$@" ;;
+	latest)	printf '%s\n' ln -sfn "$(realpath -m "$1")" "$RESULTS/latest" ;;
+	clean)	printf '%s\n' rm -rf "$@" ;;
+	same)	printf '%s\n' true ;;
+	esac
+}
+
+if [ -n "$dry" ]; then
+	echo "plan $plan into ${dir#"$TOP/"}: ${#steps[@]} steps"
+	i=0
+	for row in "${steps[@]}"; do
+		IFS=$'\t' read -r -a w <<<"$row"
+		i=$((i + 1))
+		mapfile -t cmd < <(step_command "${w[1]}" "${w[@]:3}")
+		at=
+		[ "${w[1]}" != build ] || at=" (at ${w[4]} in ${w[5]#"$TOP/"})"
+		printf '%2d %s%s\n   %s%s%s\n' "$i" "${w[2]}" \
+			"$([ "${w[0]}" = go ] && echo '; the plan goes on if it fails')" \
+			"${cmd[*]//"$TOP/"/}" "$at" \
+			"$([ "${w[1]}" != build ] || [ "${w[7]}" = - ] || echo "; beside it: bin/build.sh ${w[7]} ${w[5]#"$TOP/"} ${w[7]}")"
+	done
+	exit 0
+fi
+
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.plan.lock"
+flock -n 9 || die "plan: another plan is running (it holds $BUILD/.plan.lock)"
+trap 'wait; git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
+
+if [ -n "$tap" ]; then
+	# shellcheck source=../tests/tap.sh
+	. "$TOP/tests/tap.sh"
+	n=${TAP_N:-0} passed=${TAP_PASSED:-0} failed=${TAP_FAILED:-0}
+	: "${LOGS:=$RESULTS/$plan/logs}"
+	mkdir -p "$LOGS"
+fi
+
+# joined PID LOG: the exit status of PID, a job of this shell, and its
+# output, which it wrote to LOG.
+# shellcheck disable=SC2317 # run by step()
+joined()
+{
+	local rc=0
+
+	wait "$1" || rc=$?
+	cat "$2"
+	return "$rc"
+}
+
+# judged ARGS...: the judge's verdicts as TAP lines of this run; its
+# last one says whether each planned verdict was given, so a judge that
+# stopped before it (a traceback) fails here.
+judged()
+{
+	local out=$LOGS/verdicts.out line
+
+	python3 "$BIN/verdicts.py" "$@" >"$out" 2>&1 || true
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)		ok "${line#ok }" ;;
+		"not ok "*)	not_ok "${line#not ok }" ;;
+		*)		echo "# $line" ;;
+		esac
+	done <"$out"
+	grep -q '^\(not \)\?ok the judge gave each of its' "$out" ||
+		not_ok "guest results are judged" "$(tail -n 1 "$out")"
+}
+
+# step GO WHAT CMD...: one step, a TAP line with --tap; a failed step
+# that is not GO ends the plan.
+step()
+{
+	local go=$1 what=$2
+
+	shift 2
+	if [ -n "$tap" ]; then
+		if [ "$go" = go ]; then
+			t "$what" "$@" || true
+		else
+			stage "$what" "$@"
+		fi
+		return 0
+	fi
+	progress "plan $plan: $what"
+	"$@" && return 0
+	[ "$go" = go ] || die "plan $plan: failed: $what"
+	echo "error: plan $plan: failed, judged below: $what" >&2
+	return 1
+}
+
+rc=0
+for row in "${steps[@]}"; do
+	IFS=$'\t' read -r -a w <<<"$row"
+	go=${w[0]} kind=${w[1]} what=${w[2]}
+	args=("${w[@]:3}")
+	mapfile -t cmd < <(step_command "$kind" "${args[@]}")
+	case $kind in
+	same)
+		if [ -n "$tap" ]; then ok "$what"; else progress "plan $plan: $what"; fi
+		continue ;;
+	build)
+		if ! git -C "${args[2]}" checkout -q --detach "${args[1]}"; then
+			[ -z "$tap" ] || { not_ok "$what" "git checkout ${args[1]} failed"; finish || true; }
+			die "plan $plan: git checkout ${args[1]} in ${args[2]} failed"
+		fi
+		if [ "${args[4]}" != - ]; then
+			beside_log=$LOGS/beside.out
+			[ -n "$tap" ] || beside_log=$(mktemp)
+			"$BIN/build.sh" "${args[4]}" "${args[2]}" "${args[4]}" >"$beside_log" 2>&1 &
+			beside=$!
+			step "$go" "$what" "${cmd[@]}" || rc=1
+			step go "${args[5]}" joined "$beside" "$beside_log" || rc=1
+			[ -n "$tap" ] || rm -f "$beside_log"
+			continue
+		fi ;;
+	clean)
+		"${cmd[@]}"
+		continue ;;
+	mutant)
+		# A mutant applies its patch to the series.
+		git -C "$TREE" checkout -q futex-series ;;
+	judge)
+		if [ -n "$tap" ]; then
+			judged "${args[@]}"
+			continue
+		fi ;;
+	esac
+	rc=0
+	step "$go" "$what" "${cmd[@]}" || rc=1
+done
+if [ -n "$tap" ]; then
+	finish
+	exit
+fi
+# The status of the last step: a judge's or a comparison's.
+exit $rc
