@@ -59,9 +59,12 @@ step_command()
 	esac
 }
 
-if [ -n "$dry" ]; then
+# print_plan: the steps and their commands, as --dry-run prints them.
+print_plan()
+{
+	local i=0 row w cmd at
+
 	echo "plan $plan into ${dir#"$TOP/"}: ${#steps[@]} steps"
-	i=0
 	for row in "${steps[@]}"; do
 		IFS=$'\t' read -r -a w <<<"$row"
 		i=$((i + 1))
@@ -73,6 +76,10 @@ if [ -n "$dry" ]; then
 			"${cmd[*]//"$TOP/"/}" "$at" \
 			"$([ "${w[1]}" != build ] || [ "${w[7]}" = - ] || echo "; beside it: bin/build.sh ${w[7]} ${w[5]#"$TOP/"} ${w[7]}")"
 	done
+}
+
+if [ -n "$dry" ]; then
+	print_plan
 	exit 0
 fi
 
@@ -80,6 +87,12 @@ mkdir -p "$BUILD"
 exec 9>"$BUILD/.plan.lock"
 flock -n 9 || die "plan: another plan is running (it holds $BUILD/.plan.lock)"
 trap 'wait; git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
+
+# A plan that writes results leaves itself beside them.
+if printf '%s\n' "${steps[@]}" | cut -f 2 | grep -q -v -x -e build -e same; then
+	mkdir -p "$dir"
+	print_plan >"$dir/plan.txt"
+fi
 
 if [ -n "$tap" ]; then
 	# shellcheck source=../tests/tap.sh
