@@ -25,9 +25,12 @@ judge that is not an option, is a path below the plan's folder.
 
 A word {NAME} stands for each word of NAME's value: a setting of
 configs/settings, a list written out ({base,patched}), or one of
-  PATCHES	each commit of the series that changes the kernel, but the
-		last, by number (bin/lib.sh's series_kernels, given as
-		PLAN_SERIES; without it, the placeholder N)
+  PATCHES	each commit of the series but the last, by number
+		(bin/lib.sh's series_kernels, given as PLAN_SERIES; without
+		it, the placeholder N)
+  KERNEL_PATCHES
+		each commit that changes the kernel, but the last that does
+		(whose kernel the patched one is)
   BOOT_NUMBERS	1 to BOOTS
   MUTANTS	tests/mutants/'s patches, unless the setting names some
   MUTANT_FLAVOURS
@@ -108,34 +111,61 @@ def series():
     return [(int(w[0]), w[1], len(w) < 3) for w in rows]
 
 
-def lists():
-    """{NAME: [values]} of the lists a plan's words can name, besides the
-    settings."""
+def patches(kernels_only=False):
+    """Each commit of the series but the last, by number ("N" without the
+    series); with KERNELS_ONLY, each that changes the kernel but the last
+    that does, whose kernel is the patched one."""
     s = series()
-    patches = [str(i) for i, _, _ in s[:-1]] if s else ["N"]
+    if s is None:
+        return ["N"]
+    if kernels_only:
+        return [str(i) for i, _, changes in s if changes][:-1]
+    return [str(i) for i, _, _ in s[:-1]]
+
+
+def mutants():
+    """The names of MUTANTS, or of every patch of tests/mutants/."""
     names = os.environ.get("MUTANTS", "").split() or \
         sorted(os.path.basename(p)[:-6] for p in glob.glob(os.path.join(MUTANTS, "*.patch")))
-    flavours = set()
     for name in names:
-        path = os.path.join(MUTANTS, name + ".patch")
-        if not os.path.isfile(path):
+        if not os.path.isfile(os.path.join(MUTANTS, name + ".patch")):
             raise PlanError(f"MUTANTS: no tests/mutants/{name}.patch")
-        with open(path) as f:
+    return names
+
+
+def mutant_flavours():
+    """The flavours that the patches of MUTANTS name (Flavour:)."""
+    flavours = set()
+    for name in mutants():
+        with open(os.path.join(MUTANTS, name + ".patch")) as f:
             for line in f:
                 if line.startswith("diff --git"):
                     break
                 if line.startswith("Flavour:"):
                     flavours.add(line.split(":", 1)[1].strip())
-    boots = int(os.environ["BOOTS"]) if os.environ.get("BOOTS", "").isdigit() else 0
-    return {"PATCHES": patches, "BOOT_NUMBERS": [str(i) for i in range(1, boots + 1)],
-            "MUTANTS": names, "MUTANT_FLAVOURS": sorted(flavours)}
+    return sorted(flavours)
+
+
+def boot_numbers():
+    boots = os.environ.get("BOOTS", "")
+    if not boots.isdigit():
+        raise PlanError("{BOOT_NUMBERS}: BOOTS is not set")
+    return [str(i) for i in range(1, int(boots) + 1)]
+
+
+# The lists a plan's words can name besides the settings, each worked out
+# when a plan names it.
+LISTS = {"PATCHES": patches, "KERNEL_PATCHES": lambda: patches(True), "MUTANTS": mutants,
+         "MUTANT_FLAVOURS": mutant_flavours, "BOOT_NUMBERS": boot_numbers}
 
 
 def values(var, known):
-    """The values of {VAR}."""
+    """The values of {VAR}; KNOWN keeps the lists worked out."""
     if "," in var:
         return [v for v in var.split(",")]
-    if var in known:
+    if var in LISTS:
+        if var not in known:
+            known[var] = LISTS[var]()
         return known[var]
     if var in os.environ:
         return os.environ[var].split()
@@ -241,7 +271,7 @@ def build_step(name, beside, table_, s):
 def plan_steps(name, d, dry_run=False):
     """The steps of plan NAME into folder D: [(go, kind, what, args)]; with
     DRY_RUN, a kernel not built yet is said, not an error."""
-    known = lists()
+    known = {}
     table_ = kernels()
     scen = scenarios()
     s = series()
@@ -274,7 +304,8 @@ def plan_steps(name, d, dry_run=False):
         for w in expand(words[1:], known):
             if kind == "build":
                 step = build_step(w[0], w[1] if len(w) > 1 else None, table_, s)
-                built.add(w[0])
+                if step[0] == "build":
+                    built.add(w[0])
                 steps.append((go, step[0], step[1], list(step[2:])))
             elif kind == "boot":
                 if w[0] not in scen:

@@ -30,13 +30,32 @@ done
 plan=${1:?plan}
 dir=${2:-$RESULTS/$plan}
 BIN=$TOP/bin
+# For bin/plan.py: where the kernels are, and the tree a judge may read.
+export BUILD OUT TREE
+
+if [ -n "$tap" ]; then
+	# shellcheck source=../tests/tap.sh
+	. "$TOP/tests/tap.sh"
+	n=${TAP_N:-0} passed=${TAP_PASSED:-0} failed=${TAP_FAILED:-0}
+	: "${LOGS:=$RESULTS/$plan/logs}"
+	mkdir -p "$LOGS"
+fi
+
+# fail MESSAGE: the plan cannot go on; with --tap, a failed test and the
+# report's counts before the error line.
+fail()
+{
+	[ -z "$tap" ] || { not_ok "plan $plan" "$1"; finish || true; }
+	die "plan $plan: $1"
+}
 
 # For {PATCHES}: the series' commits, where the tree has them.
 if git -C "$TREE" rev-parse -q --verify patched >/dev/null 2>&1; then
-	PLAN_SERIES=$(series_kernels) || die "plan: cannot list the series' commits in $TREE"
+	PLAN_SERIES=$(series_kernels) || fail "cannot list the series' commits in $TREE"
 	export PLAN_SERIES
 fi
-steps=$(python3 "$BIN/plan.py" ${dry:+--dry-run} "$plan" "$dir") || exit 1
+steps=$(python3 "$BIN/plan.py" ${dry:+--dry-run} "$plan" "$dir" 2>&1) ||
+	fail "$(echo "$steps" | tail -n 1 | sed 's/^error: plan: //')"
 mapfile -t steps <<<"$steps"
 
 # step_command KIND ARGS...: the command of one step, as words on stdout,
@@ -85,21 +104,13 @@ fi
 
 mkdir -p "$BUILD"
 exec 9>"$BUILD/.plan.lock"
-flock -n 9 || die "plan: another plan is running (it holds $BUILD/.plan.lock)"
+flock -n 9 || fail "another plan is running (it holds $BUILD/.plan.lock)"
 trap 'wait; git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
 
 # A plan that writes results leaves itself beside them.
 if printf '%s\n' "${steps[@]}" | cut -f 2 | grep -q -v -x -e build -e same; then
 	mkdir -p "$dir"
 	print_plan >"$dir/plan.txt"
-fi
-
-if [ -n "$tap" ]; then
-	# shellcheck source=../tests/tap.sh
-	. "$TOP/tests/tap.sh"
-	n=${TAP_N:-0} passed=${TAP_PASSED:-0} failed=${TAP_FAILED:-0}
-	: "${LOGS:=$RESULTS/$plan/logs}"
-	mkdir -p "$LOGS"
 fi
 
 # joined PID LOG: the exit status of PID, a job of this shell, and its
@@ -155,7 +166,9 @@ step()
 	return 1
 }
 
-rc=0
+# rc: the status of the last step, a judge's or a comparison's; a build
+# beside another that failed fails the plan as well.
+rc=0 beside_failed=0
 for row in "${steps[@]}"; do
 	IFS=$'\t' read -r -a w <<<"$row"
 	go=${w[0]} kind=${w[1]} what=${w[2]}
@@ -166,26 +179,26 @@ for row in "${steps[@]}"; do
 		if [ -n "$tap" ]; then ok "$what"; else progress "plan $plan: $what"; fi
 		continue ;;
 	build)
-		if ! git -C "${args[2]}" checkout -q --detach "${args[1]}"; then
-			[ -z "$tap" ] || { not_ok "$what" "git checkout ${args[1]} failed"; finish || true; }
-			die "plan $plan: git checkout ${args[1]} in ${args[2]} failed"
-		fi
+		git -C "${args[2]}" checkout -q --detach "${args[1]}" ||
+			fail "git checkout ${args[1]} in ${args[2]} failed"
+		# A kernel that failed to build leaves no older one to boot.
+		rm -rf "${OUT:?}/${args[0]}"
 		if [ "${args[4]}" != - ]; then
-			beside_log=$LOGS/beside.out
-			[ -n "$tap" ] || beside_log=$(mktemp)
+			if [ -n "$tap" ]; then beside_log=$LOGS/beside.out; else beside_log=$(mktemp); fi
 			"$BIN/build.sh" "${args[4]}" "${args[2]}" "${args[4]}" >"$beside_log" 2>&1 &
 			beside=$!
+			rc=0
 			step "$go" "$what" "${cmd[@]}" || rc=1
-			step go "${args[5]}" joined "$beside" "$beside_log" || rc=1
+			step go "${args[5]}" joined "$beside" "$beside_log" || beside_failed=1
 			[ -n "$tap" ] || rm -f "$beside_log"
 			continue
 		fi ;;
 	clean)
-		"${cmd[@]}"
+		"${cmd[@]}" || fail "cannot empty its result folders"
 		continue ;;
 	mutant)
 		# A mutant applies its patch to the series.
-		git -C "$TREE" checkout -q futex-series ;;
+		git -C "$TREE" checkout -q futex-series || fail "git checkout futex-series failed" ;;
 	judge)
 		if [ -n "$tap" ]; then
 			judged "${args[@]}"
@@ -199,5 +212,5 @@ if [ -n "$tap" ]; then
 	finish
 	exit
 fi
-# The status of the last step: a judge's or a comparison's.
+[ "$beside_failed" = 0 ] || rc=1
 exit $rc

@@ -43,7 +43,7 @@ class Plans(unittest.TestCase):
         self.saved = plan.PLANS, plan.OUT
         plan.PLANS, plan.OUT = os.path.join(self.tmp, "plans"), os.path.join(self.tmp, "out")
         os.makedirs(plan.PLANS)
-        self.env = env(PLAN_SERIES=SERIES, BOOTS="2", SANITIZERS="kasan kcsan", MUTANTS=None)
+        self.env = env(PLAN_SERIES=SERIES, BOOTS="2", SANITIZERS="kasan kcsan", MUTANTS=None, TREE="/tree")
         self.env.__enter__()
 
     def tearDown(self):
@@ -128,11 +128,22 @@ class Plans(unittest.TestCase):
             plan.plan_steps("nope", "/r")
 
     def test_mutants_and_their_flavours(self):
+        """MUTANTS picks some, and is read only by a plan that names it."""
         with env(MUTANTS="b-unlock-keeps-waiter-count i-old-hash-freed-while-held"):
-            self.assertEqual(plan.lists()["MUTANT_FLAVOURS"], ["kasan"])
+            self.assertEqual(plan.mutant_flavours(), ["kasan"])
         with env(MUTANTS="no-such-mutant"):
-            with self.assertRaises(plan.PlanError):
-                plan.lists()
+            self.assertRefused("-mutant\t{MUTANTS}\tmutants/{MUTANTS}\n", "no tests/mutants/no-such-mutant.patch")
+            self.assertTrue(self.steps("build\tpatched\n"))
+
+    def test_kernel_patches(self):
+        """{KERNEL_PATCHES}: each commit that changes the kernel but the last
+        that does; every kernel a boot names was built."""
+        with env(PLAN_SERIES="1 c1\n2 c2 same\n3 c3\n4 c4 same\n"):
+            steps = self.steps("build\tpatch-{KERNEL_PATCHES}\nboot\ticount\tpatch-{KERNEL_PATCHES}\t"
+                               "patch-{KERNEL_PATCHES}\nbuild\tpatched\n")
+            self.assertEqual([(k, a[0]) for _, k, _, a in steps if k != "clean"],
+                             [("build", "patch-1"), ("boot", "icount"), ("build", "patched")])
+            self.assertRefused("build\tpatch-{PATCHES}\nboot\ticount\tx\tpatch-2\n", "needs kernel patch-2")
 
 
 if __name__ == "__main__":
