@@ -488,9 +488,9 @@ plan_is_alone()
 	mkdir -p "$tmp/build"
 	exec 8>"$tmp/build/.plan.lock"
 	flock 8
-	fails_with "^error: plan: another plan is running (it holds $tmp/build/.plan.lock)$" \
+	fails_with "^error: plan lockcheck: another plan is running (it holds $tmp/build/.plan.lock)$" \
 		env BUILD="$tmp/build" "$TOP/bin/plan.sh" lockcheck "$tmp/r" &&
-		fails_with "^error: plan: no plan 'nope' in configs/plans$" "$TOP/bin/plan.sh" nope && rc=0
+		fails_with "^error: plan nope: no plan 'nope' in configs/plans$" "$TOP/bin/plan.sh" nope && rc=0
 	exec 8>&-
 	rm -rf "$tmp"
 	return $rc
