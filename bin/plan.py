@@ -21,10 +21,12 @@ A plan's line is a step and its words:
 The folders the steps write are emptied first (a "clean" step). A step
 that starts with "-" does not stop the plan when it fails: what it
 leaves is judged by a later step. Every DIR, and each word of compare and
-judge that is not an option, is a path below the plan's folder.
+judge that is not an option, is a path below the plan's folder, unless
+it is an absolute one ({TREE}).
 
 A word {NAME} stands for each word of NAME's value: a setting of
-configs/settings, a list written out ({base,patched}), or one of
+configs/settings, TREE (the series' tree, as bin/lib.sh names it), a
+list written out ({base,patched}), or one of
   PATCHES	each commit of the series but the last, by number
 		(bin/lib.sh's series_kernels, given as PLAN_SERIES; without
 		it, the placeholder N)
