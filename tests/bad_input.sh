@@ -175,7 +175,7 @@ guest_hangs()
 	tmp=$(mktemp -d)
 	fails_with "did not finish within 3s (console: .*, vCPUs: $tmp/run/vcpus.txt)$" \
 		fake_boot "$tmp" works hang ACCEL=tcg >"$tmp/out" 2>&1 &&
-		grep -x 'CPU 1: read_hpet+0x89, read_hpet+0x89, read_hpet+0x89' "$tmp/out" &&
+		grep -x 'CPU 1: read_hpet+0x89 irqs off, read_hpet+0x89 irqs off, read_hpet+0x89 irqs off' "$tmp/out" &&
 		grep -x 'CPU 6: user, user, user' "$tmp/run/vcpus.txt" &&
 		! kill -0 "$(cat "$tmp/run/qemu.pid")" 2>/dev/null && rc=0
 	cat "$tmp/out"

@@ -27,7 +27,8 @@ class Parse(unittest.TestCase):
     def test_every_vcpu(self):
         cpus = vcpus.parse(REGISTERS)
         self.assertEqual(sorted(cpus), list(range(18)))
-        self.assertEqual(cpus[1], (0xFFFFFFFF81059559, 0, False))
+        self.assertEqual(cpus[1], (0xFFFFFFFF81059559, 0, False, True))
+        self.assertEqual(cpus[0][3], False)
         self.assertEqual(cpus[6][1], 3)
 
     def test_halted(self):
@@ -38,15 +39,25 @@ class Parse(unittest.TestCase):
 
 class Where(unittest.TestCase):
     def setUp(self):
-        self.addrs, self.names = vcpus.read_map(MAP)
+        self.addrs, self.names, self.jiffies = vcpus.read_map(MAP)
 
     def test_kernel_symbol(self):
-        self.assertEqual(vcpus.where((0xFFFFFFFF81059559, 0, False), self.addrs, self.names),
+        self.assertEqual(vcpus.where((0xFFFFFFFF81059559, 0, False, False), self.addrs, self.names),
                          "read_hpet+0x89")
 
+    def test_irqs_off(self):
+        self.assertEqual(vcpus.where((0xFFFFFFFF81059559, 0, False, True), self.addrs, self.names),
+                         "read_hpet+0x89 irqs off")
+
     def test_user_and_halted(self):
-        self.assertEqual(vcpus.where((0x7F39D36F9829, 3, False), self.addrs, self.names), "user")
-        self.assertEqual(vcpus.where((0xFFFFFFFF81059559, 0, True), self.addrs, self.names), "halted")
+        self.assertEqual(vcpus.where((0x7F39D36F9829, 3, False, False), self.addrs, self.names), "user")
+        self.assertEqual(vcpus.where((0xFFFFFFFF81059559, 0, True, False), self.addrs, self.names), "halted")
+        self.assertEqual(vcpus.where((0xFFFFFFFF81059559, 0, True, True), self.addrs, self.names),
+                         "halted irqs off")
+
+    def test_jiffies_address(self):
+        self.assertEqual(self.jiffies, 0xFFFFFFFF8180B200)
+        self.assertNotIn("jiffies_64", self.names)
 
     def test_before_any_symbol(self):
         self.assertEqual(vcpus.symbol(self.addrs, self.names, 0x1000), "0x1000")
@@ -58,9 +69,25 @@ class Where(unittest.TestCase):
         del two[17]
         lines = vcpus.report([one, two], self.addrs, self.names)
         self.assertEqual(len(lines), 18)
-        self.assertEqual(lines[1], "CPU 1: read_hpet+0x89, read_hpet+0x89")
+        self.assertEqual(lines[1], "CPU 1: read_hpet+0x89 irqs off, read_hpet+0x89 irqs off")
         self.assertEqual(lines[6], "CPU 6: user, user")
-        self.assertEqual(lines[17], "CPU 17: read_hpet+0x89, ?")
+        self.assertEqual(lines[17], "CPU 17: read_hpet+0x89 irqs off, ?")
+
+
+class Ticks(unittest.TestCase):
+    def test_word(self):
+        self.assertEqual(vcpus.word("ffffffff8180b200: 0x00000000fffb6c20\n"), 0xFFFB6C20)
+        self.assertIsNone(vcpus.word(REGISTERS))
+
+    def test_standing_still(self):
+        self.assertEqual(vcpus.ticks([7, 7, 7]), "jiffies: 7, 7, 7: the tick stands still")
+
+    def test_advancing(self):
+        self.assertEqual(vcpus.ticks([7, 8, 9]), "jiffies: 7, 8, 9")
+
+    def test_unread_is_no_verdict(self):
+        self.assertEqual(vcpus.ticks([7, None, 7]), "jiffies: 7, ?, 7")
+        self.assertEqual(vcpus.ticks([7]), "jiffies: 7")
 
 
 class Main(unittest.TestCase):
@@ -76,10 +103,13 @@ class Main(unittest.TestCase):
         return rc, out.getvalue().splitlines()
 
     def test_answering_monitor(self):
-        rc, lines = self.run_main(REGISTERS)
+        # The fake monitor gives every command the same answer: the
+        # registers, and what "x /1gx" prints.
+        rc, lines = self.run_main(REGISTERS + "ffffffff8180b200: 0x00000000fffb6c20\n")
         self.assertEqual(rc, 0)
-        self.assertEqual(len(lines), 19)
+        self.assertEqual(len(lines), 20)
         self.assertIn("CPU 0: x64_sys_call+0x520, x64_sys_call+0x520", lines)
+        self.assertEqual(lines[-1], "jiffies: 4294667296, 4294667296: the tick stands still")
 
     def test_silent_monitor(self):
         saved = vcpus.TIMEOUT
