@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The pipeline, one stage per script in bin/:
-#   deps -> base -> tree -> build -> tools -> initramfs -> boot -> compare
+#   deps -> base -> tree -> tools -> initramfs -> build -> boot -> compare
 #
 #   make run	apply, build, boot base and patched, kselftest futex,
 #		private hash replacement under load (also with MANY_VCPUS
@@ -75,45 +75,26 @@ help:
 	echo
 	bin/settings.sh help
 
-deps:
-	bin/deps.sh
+# Each target is its plan, configs/plans/TARGET: the stages it needs
+# first (deps, base, tree, tools, initramfs) are plans it names.
+deps base tree tools initramfs pack:
+	bin/plan.sh $@
 
-base: deps
-	bin/base.sh
-
-tree: base
-	bin/tree.sh
-
-build: tree
+build:
 	bin/plan.sh build
 
-tools: tree
-	bin/tools.sh
+boot cost run soak sanitize mutants lockcheck boots:
+	bin/plan.sh $@ $(RUN_DIR)
 
-initramfs: tools
-	bin/initramfs.sh
+icount:
+	bin/plan.sh icount $(RUN_DIR)/icount
 
-boot: initramfs
-	bin/plan.sh boot $(RUN_DIR)
+native:
+	bin/plan.sh native $(NATIVE_DIR)
 
 # Two result folders, or the newest make run.
 compare:
 	bin/compare.py $(or $(and $(BASE),$(PATCHED),$(BASE) $(PATCHED)),results/latest)
-
-native: tools
-	bin/scenario.sh native $(NATIVE_DIR)
-
-cost: initramfs
-	bin/plan.sh cost $(RUN_DIR)
-
-icount: initramfs
-	bin/plan.sh icount $(RUN_DIR)/icount
-
-pack: tools
-	bin/pack.sh
-
-run: initramfs
-	bin/plan.sh run $(RUN_DIR)
 
 selftest:
 	tests/selftest.sh
@@ -123,21 +104,6 @@ check:
 
 recheck:
 	python3 bin/verdicts.py $(or $(DIR),results/check)
-
-soak: initramfs
-	bin/plan.sh soak $(RUN_DIR)
-
-sanitize: initramfs
-	bin/plan.sh sanitize $(RUN_DIR)
-
-mutants: initramfs
-	bin/plan.sh mutants $(RUN_DIR)
-
-lockcheck: initramfs
-	bin/plan.sh lockcheck $(RUN_DIR)
-
-boots: initramfs
-	bin/plan.sh boots $(RUN_DIR)
 
 export:
 	bin/export.sh

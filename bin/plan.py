@@ -6,6 +6,12 @@ out, one per line, in the order they run.
 Usage: bin/plan.py [--dry-run] PLAN DIR
 
 A plan's line is a step and its words:
+  stage NAME [ARG...]	a stage of configs/stages (deps, base, tree, tools,
+			initramfs, ...) or a check that needs no kernel
+			build; its command gets the ARGs
+  &stage NAME [ARG...]	the same, started in the background
+  join NAME		wait for the stage NAME started in the background;
+			make check's TAP lines take in its own
   build KERNEL [BESIDE]	build KERNEL of configs/kernels; with BESIDE, a
 			flavour of kernel/futex/ alone built beside it at
 			the same commit (small)
@@ -17,8 +23,10 @@ A plan's line is a step and its words:
   compare ARG...	bin/compare.py
   judge ARG...		bin/verdicts.py
   latest		results/latest names this plan's folder
-  plan NAME		the steps of another plan, here
-The folders the steps write are emptied first (a "clean" step). A step
+  plan NAME		the steps of another plan, here, unless an earlier
+			line has included it already
+The folders the steps write are emptied before the first step that writes
+results (a "clean" step). A step
 that starts with "-" does not stop the plan when it fails: what it
 leaves is judged by a later step. Every DIR, and each word of compare and
 judge that is not an option, is a path below the plan's folder, unless
@@ -37,6 +45,9 @@ list written out ({base,patched}), or one of
   MUTANTS	tests/mutants/'s patches, unless the setting names some
   MUTANT_FLAVOURS
 		the flavours those patches name (Flavour:)
+  PATCH_FILES	fixes/ and series/ patches, in order (bin/lib.sh's
+		fixes_patches and series_patches, given as
+		PLAN_PATCH_FILES; without it, the placeholder PATCH)
 A build, boot, mutant or lockcheck step is repeated for each value, its
 lists varying in the order they appear, the first fastest; in compare and
 judge the word becomes all its values. A build of a PATCHES kernel whose
@@ -47,6 +58,11 @@ Each step is printed as tab-separated words: whether it stops the plan
 (stop or go), its kind, what it does in words, then its command's
 arguments. A kernel that a boot needs must be built by an earlier step or
 be in build/out already; with --dry-run, a step says so instead.
+
+A plan is expanded before the series' tree exists, where it starts with
+the stages that make it; bin/plan.sh expands it again after a stage that
+changed the tree's series, so that {PATCHES} are the commits the tree
+then holds.
 """
 
 import glob
@@ -63,7 +79,7 @@ OUT = os.environ.get("OUT", os.path.join(TOP, "build", "out"))
 BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
 
 # How many words each kind takes, at least and at most (None: any).
-ARITY = {"build": (1, 2), "boot": (2, 3), "mutant": (2, 4), "lockcheck": (1, 1),
+ARITY = {"stage": (1, None), "join": (1, 1), "build": (1, 2), "boot": (2, 3), "mutant": (2, 4), "lockcheck": (1, 1),
          "compare": (0, None), "judge": (0, None), "latest": (0, 0), "plan": (1, 1)}
 _VAR = re.compile(r"\{([A-Za-z_]+|[^{}]*,[^{}]*)\}")
 
@@ -90,6 +106,12 @@ def kernels():
     """configs/kernels: {NAME: row}."""
     return {r["name"]: r for r in table(os.path.join(CONFIGS, "kernels"),
                                         ("name", "commit", "flavour", "worktree", "what"))}
+
+
+def stages():
+    """configs/stages: {NAME: row}."""
+    return {r["name"]: r for r in table(os.path.join(CONFIGS, "stages"),
+                                        ("name", "command", "what"))}
 
 
 def scenarios():
@@ -148,6 +170,12 @@ def mutant_flavours():
     return sorted(flavours)
 
 
+def patch_files():
+    """PLAN_PATCH_FILES, or the placeholder PATCH."""
+    text = os.environ.get("PLAN_PATCH_FILES")
+    return text.split() if text is not None else ["PATCH"]
+
+
 def boot_numbers():
     boots = os.environ.get("BOOTS", "")
     if not boots.isdigit():
@@ -158,7 +186,8 @@ def boot_numbers():
 # The lists a plan's words can name besides the settings, each worked out
 # when a plan names it.
 LISTS = {"PATCHES": patches, "KERNEL_PATCHES": lambda: patches(True), "MUTANTS": mutants,
-         "MUTANT_FLAVOURS": mutant_flavours, "BOOT_NUMBERS": boot_numbers}
+         "MUTANT_FLAVOURS": mutant_flavours, "BOOT_NUMBERS": boot_numbers,
+         "PATCH_FILES": patch_files}
 
 
 def values(var, known):
@@ -174,28 +203,39 @@ def values(var, known):
     raise PlanError(f"{{{var}}}: no such setting or list")
 
 
-def read_plan(name, seen=()):
-    """The lines of plan NAME, plans it includes in place: [(go, words)]."""
+def read_plan(name, seen=(), done=None):
+    """The lines of plan NAME, plans it includes in place, each once:
+    [(go, words)]; a step started in the background has go "&"."""
     path = os.path.join(PLANS, name)
     if not os.path.isfile(path):
         raise PlanError(f"no plan '{name}' in {os.path.relpath(PLANS, TOP)}")
     if name in seen:
         raise PlanError(f"plan {name} includes itself")
+    done = set() if done is None else done
+    done.add(name)
     out = []
     with open(path) as f:
         for n, line in enumerate(f, 1):
             w = line.split()
             if not w or w[0].startswith("#"):
                 continue
-            go = w[0].startswith("-")
-            kind = w[0].lstrip("-")
+            kind = w[0].lstrip("-&")
+            prefix = w[0][:len(w[0]) - len(kind)]
+            if prefix not in ("", "-", "&"):
+                raise PlanError(f"plan {name}:{n}: a step starts with '-' or '&', not both")
+            go = "&" if prefix == "&" else prefix == "-"
+            if go == "&" and kind != "stage":
+                raise PlanError(f"plan {name}:{n}: only a stage starts in the background")
             lo, hi = ARITY.get(kind, (None, None))
             if lo is None:
                 raise PlanError(f"plan {name}:{n}: no step '{kind}'")
             if len(w) - 1 < lo or (hi is not None and len(w) - 1 > hi):
                 raise PlanError(f"plan {name}:{n}: {kind} takes {lo} to {hi if hi is not None else 'any'} words")
             if kind == "plan":
-                out += read_plan(w[1], seen + (name,))
+                if w[1] in seen + (name,):
+                    raise PlanError(f"plan {w[1]} includes itself")
+                if w[1] not in done:
+                    out += read_plan(w[1], seen + (name,), done)
             else:
                 out.append((go, [kind] + w[1:]))
     return out
@@ -270,11 +310,31 @@ def build_step(name, beside, table_, s):
             f"kernel/futex/ builds {at} in flavour {by['flavour']}: {by['what']}" if by else "-")
 
 
+def stage_step(plan, go, words, table_, started):
+    """The step of stage WORDS[0] with its arguments: (go, "stage" or
+    "start", what, [name, command words..., arguments...])."""
+    row = table_.get(words[0])
+    if row is None:
+        raise PlanError(f"plan {plan}: no stage '{words[0]}' in configs/stages")
+    what = row["what"].replace("{1}", os.path.basename(words[1]) if len(words) > 1 else "")
+    cmd = row["command"].split()
+    cmd[0] = os.path.join(TOP, cmd[0])
+    if go == "&":
+        if words[0] in started:
+            raise PlanError(f"plan {plan}: {words[0]} is started again before it is joined")
+        started[words[0]] = what
+        return (False, "start", f"{words[0]} starts in the background: {what}",
+                [words[0]] + cmd + words[1:])
+    return (go, "stage", what, [words[0]] + cmd + words[1:])
+
+
 def plan_steps(name, d, dry_run=False):
     """The steps of plan NAME into folder D: [(go, kind, what, args)]; with
     DRY_RUN, a kernel not built yet is said, not an error."""
     known = {}
     table_ = kernels()
+    stage_table = stages()
+    started = {}
     scen = scenarios()
     s = series()
     built, steps = set(), []
@@ -303,8 +363,15 @@ def plan_steps(name, d, dry_run=False):
         if kind == "latest":
             steps.append((go, kind, "results/latest is this run's folder", [d]))
             continue
+        if kind == "join":
+            if words[1] not in started:
+                raise PlanError(f"plan {name}: join {words[1]}: no earlier step starts it")
+            steps.append((False, kind, started.pop(words[1]), [words[1]]))
+            continue
         for w in expand(words[1:], known):
-            if kind == "build":
+            if kind == "stage":
+                steps.append(stage_step(name, go, w, stage_table, started))
+            elif kind == "build":
                 step = build_step(w[0], w[1] if len(w) > 1 else None, table_, s)
                 if step[0] == "build":
                     built.add(w[0])
@@ -324,9 +391,13 @@ def plan_steps(name, d, dry_run=False):
             elif kind == "lockcheck":
                 steps.append((go, kind, "debug kernels forced to put a hash reference under pi_lock, "
                               "the stable patches and tests/lockcheck/'s bugs, boot", [path(w[0])]))
-    # Before anything runs, the folders the steps write are emptied: a
-    # result folder holds one run's results, and a folder of several
-    # (mutants/, boots/) only this run's.
+    if started:
+        raise PlanError(f"plan {name}: no step joins {', '.join(sorted(started))}")
+    # Before the first step that writes results, the folders the steps
+    # write are emptied: a result folder holds one run's results, and a
+    # folder of several (mutants/, boots/) only this run's. Not before the
+    # stages: a run that stops in one leaves the last results to judge
+    # again, and the folders may depend on the series they make.
     out = []
     for _, kind, _, args in steps:
         if kind in ("boot", "mutant"):
@@ -343,7 +414,10 @@ def plan_steps(name, d, dry_run=False):
         # Only what lies below the plan's folder.
         if os.path.commonpath([p, top]) == top and p != top and p not in clean:
             clean.append(p)
-    return ([(False, "clean", "the plan's result folders are emptied", clean)] if clean else []) + steps
+    if not clean:
+        return steps
+    at = next(i for i, s in enumerate(steps) if s[1] not in ("stage", "start", "join", "build", "same"))
+    return steps[:at] + [(False, "clean", "the plan's result folders are emptied", clean)] + steps[at:]
 
 
 def main(argv):

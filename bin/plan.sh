@@ -49,14 +49,39 @@ fail()
 	die "plan $plan: $1"
 }
 
-# For {PATCHES}: the series' commits, where the tree has them.
-if git -C "$TREE" rev-parse -q --verify patched >/dev/null 2>&1; then
-	PLAN_SERIES=$(series_kernels) || fail "cannot list the series' commits in $TREE"
-	export PLAN_SERIES
-fi
-steps=$(python3 "$BIN/plan.py" ${dry:+--dry-run} "$plan" "$dir" 2>&1) ||
-	fail "$(echo "$steps" | tail -n 1 | sed 's/^error: plan: //')"
-mapfile -t steps <<<"$steps"
+# The plan is expanded by bin/plan.py: on a machine without python3, the
+# stage deps, which installs it, runs before the plan does.
+command -v python3 >/dev/null || [ -n "$dry" ] || "$BIN/deps.sh" ||
+	fail "cannot install what bin/plan.py needs"
+
+# For {PATCH_FILES}: the patches of fixes/ and series/.
+PLAN_PATCH_FILES=$(fixes_patches; series_patches)
+export PLAN_PATCH_FILES
+
+# patched: the tree's commit "patched", if it has one.
+patched()
+{
+	git -C "$TREE" rev-parse -q --verify patched 2>/dev/null || true
+}
+
+# expand: the plan's steps, in $steps, one a line, with {PATCHES} the
+# series' commits where the tree holds them (PLAN_SERIES); the commit
+# they end at in $expanded_at.
+expand()
+{
+	local out
+
+	unset PLAN_SERIES
+	expanded_at=$(patched)
+	if [ -n "$expanded_at" ]; then
+		PLAN_SERIES=$(series_kernels) || fail "cannot list the series' commits in $TREE"
+		export PLAN_SERIES
+	fi
+	out=$(python3 "$BIN/plan.py" ${dry:+--dry-run} "$plan" "$dir" 2>&1) ||
+		fail "$(echo "$out" | tail -n 1 | sed 's/^error: plan: //')"
+	mapfile -t steps <<<"$out"
+}
+expand
 
 # step_command KIND ARGS...: the command of one step, as words on stdout,
 # one a line.
@@ -66,6 +91,8 @@ step_command()
 
 	shift
 	case $kind in
+	stage|start) printf '%s\n' "${@:2}" ;;
+	join)	printf '%s\n' wait "$1" ;;
 	build)	printf '%s\n' "$BIN/build.sh" "$1" "$3" "$4" ;;
 	boot)	printf '%s\n' "$BIN/scenario.sh" "$@" ;;
 	mutant)	printf '%s\n' "$BIN/mutant.sh" "$@" ;;
@@ -105,13 +132,37 @@ fi
 mkdir -p "$BUILD"
 exec 9>"$BUILD/.plan.lock"
 flock -n 9 || fail "another plan is running (it holds $BUILD/.plan.lock)"
-trap 'wait; git -C "$TREE" checkout -q futex-series 2>/dev/null || true' EXIT
+# The stages started in the background: their pids and logs, by name.
+declare -A started_pid started_log
+# on_exit: the background stages end, each says where its output is, and
+# the tree is back on the series.
+# shellcheck disable=SC2317 # run at exit
+on_exit()
+{
+	local name
 
-# A plan that writes results leaves itself beside them.
-if printf '%s\n' "${steps[@]}" | cut -f 2 | grep -q -v -x -e build -e same; then
-	mkdir -p "$dir"
-	print_plan >"$dir/plan.txt"
-fi
+	wait
+	for name in "${!started_log[@]}"; do
+		if [ -n "$tap" ]; then
+			echo "# $name: ${started_log[$name]}"
+		else
+			progress "plan $plan: $name's output: ${started_log[$name]}"
+		fi
+	done
+	git -C "$TREE" checkout -q futex-series 2>/dev/null || true
+}
+trap on_exit EXIT
+
+# plan_txt: a plan that writes results leaves itself beside them.
+plan_txt()
+{
+	if printf '%s\n' "${steps[@]}" | cut -f 2 |
+		grep -q -v -x -e build -e same -e stage -e start -e join; then
+		mkdir -p "$dir"
+		print_plan >"$dir/plan.txt"
+	fi
+}
+plan_txt
 
 # joined PID LOG: the exit status of PID, a job of this shell, and its
 # output, which it wrote to LOG.
@@ -123,6 +174,24 @@ joined()
 	wait "$1" || rc=$?
 	cat "$2"
 	return "$rc"
+}
+
+# retold NAME LOG RC WHAT: the TAP lines of stage NAME, which it wrote to
+# LOG, as this run's, each named after it; a stage that ended with status
+# RC, not 0, and no failed test of its own fails as test WHAT.
+retold()
+{
+	local name=$1 log=$2 rc=$3 what=$4 line
+
+	while IFS= read -r line; do
+		case $line in
+		"ok "[0-9]*" - "*)	ok "$name: ${line#* - }" ;;
+		"not ok "[0-9]*" - "*)	not_ok "$name: ${line#* - }" ;;
+		*)			echo "# $line" ;;
+		esac
+	done <"$log"
+	[ "$rc" = 0 ] || grep -q '^not ok ' "$log" ||
+		not_ok "$what" "exit status $rc: $(tail -n 1 "$log")"
 }
 
 # judged ARGS...: the judge's verdicts as TAP lines of this run; its
@@ -167,9 +236,12 @@ step()
 }
 
 # rc: the status of the last step, a judge's or a comparison's; a build
-# beside another that failed fails the plan as well.
-rc=0 beside_failed=0
-for row in "${steps[@]}"; do
+# beside another, or a stage in the background, that failed fails the
+# plan as well.
+rc=0 beside_failed=0 join_failed=0 i=0
+while [ "$i" -lt "${#steps[@]}" ]; do
+	row=${steps[i]}
+	i=$((i + 1))
 	IFS=$'\t' read -r -a w <<<"$row"
 	go=${w[0]} kind=${w[1]} what=${w[2]}
 	args=("${w[@]:3}")
@@ -196,6 +268,34 @@ for row in "${steps[@]}"; do
 	clean)
 		"${cmd[@]}" || fail "cannot empty its result folders"
 		continue ;;
+	start)
+		started_log[${args[0]}]=${LOGS:-$dir}/${args[0]}.out
+		mkdir -p "$(dirname "${started_log[${args[0]}]}")"
+		if [ -n "$tap" ]; then echo "# $(progress "plan $plan: $what")"; else progress "plan $plan: $what"; fi
+		"${cmd[@]}" >"${started_log[${args[0]}]}" 2>&1 &
+		started_pid[${args[0]}]=$!
+		continue ;;
+	join)
+		rc=0
+		wait "${started_pid[${args[0]}]}" || rc=$?
+		if [ -n "$tap" ]; then
+			retold "${args[0]}" "${started_log[${args[0]}]}" "$rc" "$what"
+		else
+			progress "plan $plan: ${args[0]} has ended (its output: ${started_log[${args[0]}]})"
+			[ "$rc" = 0 ] || { echo "error: plan $plan: failed: $what" >&2; join_failed=1; }
+		fi
+		continue ;;
+	stage)
+		rc=0
+		step "$go" "$what" "${cmd[@]}" || rc=1
+		# The stage may have made the tree, or changed its series.
+		[ "$(patched)" != "$expanded_at" ] || continue
+		done_steps=("${steps[@]:0:i}")
+		expand
+		[ "${done_steps[*]}" = "${steps[*]:0:i}" ] ||
+			fail "its steps up to $what differ once expanded again"
+		plan_txt
+		continue ;;
 	mutant)
 		# A mutant applies its patch to the series.
 		git -C "$TREE" checkout -q futex-series || fail "git checkout futex-series failed" ;;
@@ -212,5 +312,5 @@ if [ -n "$tap" ]; then
 	finish
 	exit
 fi
-[ "$beside_failed" = 0 ] || rc=1
+[ "$beside_failed" = 0 ] && [ "$join_failed" = 0 ] || rc=1
 exit $rc

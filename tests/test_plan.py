@@ -6,6 +6,7 @@ building it, names what does not exist or includes itself is refused."""
 
 import contextlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -75,7 +76,7 @@ class Plans(unittest.TestCase):
                 for name in names:
                     steps = plan.plan_steps(name, "/r", dry_run=True)
                     self.assertTrue(steps, name)
-                    self.assertTrue(all(k in plan.ARITY or k in ("same", "clean") for _, k, _, _ in steps))
+                    self.assertTrue(all(k in plan.ARITY or k in ("same", "clean", "start") for _, k, _, _ in steps))
 
     def test_each_patch(self):
         """{PATCHES}: each commit but the last; one of tools/ alone builds
@@ -94,7 +95,8 @@ class Plans(unittest.TestCase):
         self.assertEqual(boots, [("/r/boots/base-1", "base"), ("/r/boots/patched-1", "patched"),
                                  ("/r/boots/base-2", "base"), ("/r/boots/patched-2", "patched")])
         self.assertTrue(all(go for go, k, _, _ in steps if k == "boot"))
-        self.assertEqual(steps[0][1:], ("clean", "the plan's result folders are emptied", ["/r/boots"]))
+        # After the builds, before the first boot.
+        self.assertEqual(steps[2][1:], ("clean", "the plan's result folders are emptied", ["/r/boots"]))
 
     def test_words_of_a_comparison(self):
         steps = self.steps("build\tpatched-{SANITIZERS}\njudge\t--sanitize\t{SANITIZERS}\n")
@@ -113,7 +115,7 @@ class Plans(unittest.TestCase):
         steps = self.steps("build\tpatched\nboot\tpatched\tpatched\nmutant\tb\tmutants/b\n"
                            "compare\t--icount\t-o\t.\tpatched\nboot\tpatched\t..\tpatched\n"
                            "boot\tpatched\t../x\tpatched\n")
-        self.assertEqual(steps[0][3], ["/r/patched", "/r/mutants"])
+        self.assertEqual(steps[1][3], ["/r/patched", "/r/mutants"])
 
     def test_refused(self):
         self.assertRefused("reboot\tbase\n", "no step 'reboot'")
@@ -126,6 +128,60 @@ class Plans(unittest.TestCase):
         self.assertRefused("build\tpatch-9\n", "has no patch 9")
         with self.assertRaises(plan.PlanError):
             plan.plan_steps("nope", "/r")
+
+    def test_stages(self):
+        """A stage's command and words, its name in what it does; one
+        started in the background, then joined."""
+        with env(PLAN_PATCH_FILES="/s/0001-a.patch\n/s/0002-b.patch"):
+            steps = self.steps("stage\tdeps\tcheck\n&stage\tselftest\n-stage\tcheckpatch\t{PATCH_FILES}\n"
+                               "join\tselftest\n")
+        self.assertEqual([(go, k) for go, k, _, _ in steps],
+                         [(False, "stage"), (False, "start"), (True, "stage"), (True, "stage"),
+                          (False, "join")])
+        self.assertEqual(steps[0][3], ["deps", os.path.join(plan.TOP, "bin/deps.sh"), "check"])
+        self.assertEqual(steps[2][2], "checkpatch --strict: 0001-a.patch")
+        self.assertEqual(steps[3][3][-2:], ["checkpatch", "/s/0002-b.patch"])
+        self.assertEqual(steps[4][2:], ("make selftest runs to its end", ["selftest"]))
+        with env(PLAN_PATCH_FILES=None):
+            self.assertEqual(self.steps("stage\tcheckpatch\t{PATCH_FILES}\n")[0][3][-1], "PATCH")
+
+    def test_clean_after_the_stages(self):
+        """A plan's folders, which may depend on the series the stages
+        make, are emptied after them: a run that stops in a stage leaves
+        the last results."""
+        steps = self.steps("stage\ttree\nbuild\tpatch-{KERNEL_PATCHES}\n"
+                           "boot\ticount\tpatch-{KERNEL_PATCHES}\tpatch-{KERNEL_PATCHES}\n")
+        self.assertEqual([k for _, k, _, _ in steps], ["stage", "build", "build", "clean", "boot", "boot"])
+        self.assertEqual(steps[3][3], ["/r/patch-1", "/r/patch-3"])
+
+    def test_join_says_what_it_joins(self):
+        steps = self.steps("&stage\tcheckpatch\tx/0001-a.patch\njoin\tcheckpatch\n")
+        self.assertEqual(steps[1][2], "checkpatch --strict: 0001-a.patch")
+
+    def test_stages_refused(self):
+        self.assertRefused("&stage\tselftest\n&stage\tselftest\njoin\tselftest\n", "started again")
+        with env(PLAN_PATCH_FILES="a.patch b.patch"):
+            self.assertRefused("&stage\tcheckpatch\t{PATCH_FILES}\njoin\tcheckpatch\n", "started again")
+        self.assertRefused("-&stage\tselftest\njoin\tselftest\n", "not both")
+        self.assertRefused("&-stage\tselftest\njoin\tselftest\n", "not both")
+        self.assertRefused("stage\tnope\n", "no stage 'nope'")
+        self.assertRefused("&stage\tselftest\n", "no step joins selftest")
+        self.assertRefused("join\tselftest\n", "no earlier step starts it")
+        self.assertRefused("&build\tbase\n", "only a stage starts in the background")
+
+    def test_every_stage_has_its_command(self):
+        for name, row in plan.stages().items():
+            cmd = row["command"].split()
+            self.assertTrue(os.access(os.path.join(plan.TOP, cmd[0]), os.X_OK), name)
+            if cmd[0] == "tests/checks.sh":
+                with open(os.path.join(plan.TOP, cmd[0])) as f:
+                    self.assertRegex(f.read(), rf"\n\t{re.escape(cmd[1])}\)\t", name)
+
+    def test_a_plan_is_included_once(self):
+        self.write("a", "stage\tdeps\n")
+        self.write("b", "plan\ta\nstage\tbase\n")
+        steps = self.steps("plan\ta\nplan\tb\nplan\ta\n")
+        self.assertEqual([a[0] for _, _, _, a in steps], ["deps", "base"])
 
     def test_mutants_and_their_flavours(self):
         """MUTANTS picks some, and is read only by a plan that names it."""
