@@ -250,6 +250,23 @@ kvm_works()
 	return $rc
 }
 
+# A guest under TCG boots with the arguments a kernel on KVM needs not
+# (bin/boot.sh's tcg_args); a guest under KVM boots without them.
+tcg_args_under_tcg_alone()
+{
+	local tmp rc=1 args=' no_timer_check tsc=nowatchdog '
+
+	tmp=$(mktemp -d)
+	if fake_boot "$tmp" works works ACCEL=tcg && grep -q -e "$args" "$tmp/bin/calls"; then
+		rm -f "$tmp/bin/calls"
+		fake_boot "$tmp" works works && grep -q '^kvm$' "$tmp/run/accel" &&
+			grep -q -e ' console=ttyS0 ' "$tmp/bin/calls" &&
+			! grep -q -e "$args" "$tmp/bin/calls" && rc=0
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
 # Each setting is checked before any stage runs, with one line that names
 # it and what it takes.
 bad_settings()
