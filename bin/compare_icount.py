@@ -54,19 +54,19 @@ def figures(icount):
     repetitions, to 0.01; {} where the kernel reported none."""
     if not icount:
         return {}
-    return {name: round(min(v), 2) for name, v in icount["runs"].items() if v}
+    return {name: round(min(v), 2) for name, v in icount.runs.items() if v}
 
 
 def tolerance(icount, path):
     """How much PATH's figure may differ between two boots: a tick over
     the fewest calls a loop of it made, at least TOLERANCE."""
-    calls = (icount or {}).get("calls", {}).get(path)
+    calls = icount.calls.get(path) if icount else None
     return max(TOLERANCE, TICK / calls) if calls else TOLERANCE
 
 
 def repeat(a, b):
     """The paths whose figures differ by more than their tolerance()
-    between two boots A and B of one kernel (parse_results icount dicts),
+    between two boots A and B of one kernel (parse_results.Icount),
     or that only one reported."""
     fa, fb = figures(a), figures(b)
     return sorted(p for p in set(fa) | set(fb)
@@ -91,7 +91,7 @@ def judge(first, last, line, figs, tol):
 
 
 def chain(kernels, paths=None):
-    """KERNELS: [(label, parse_results icount dict)], base first, patched
+    """KERNELS: [(label, parse_results.Icount or None)], base first, patched
     last. The summary's "icount" part: each path's figure per kernel,
     the delta from the kernel before, the whole series' delta, in
     instructions and per cent of base, and its verdict."""
@@ -111,7 +111,7 @@ def chain(kernels, paths=None):
                      "verdict": judge(first, last, line, figs[labels[-1]],
                                       tolerance(kernels[-1][1], name))})
     unknown = sorted({p for f in figs.values() for p in f} - set(paths))
-    errors = {label: (ic or {}).get("errors", []) if ic else ["no icount section"]
+    errors = {label: list(ic.errors) if ic else ["no icount section"]
               for label, ic in kernels}
     return {"kernels": labels, "rows": rows, "unknown": unknown,
             "errors": {label: e for label, e in errors.items() if e}}

@@ -22,7 +22,7 @@ import re
 import statistics
 
 import compare_icount
-from parse_results import badinput_diff, with_evidence
+from parse_results import badinput_diff, plain, with_evidence
 
 KERNELS = ("base", "patched")
 # The pairs of guests that are set against each other.
@@ -93,7 +93,7 @@ def skip_reason(kernel, steps, program=None):
     PROGRAM, only a reason that names it (a step skips each missing
     program on a line of its own): a benchmark that is missing for no
     reason given stays a failure."""
-    reasons = [s["reason"] for s in (kernel.skips if kernel else []) if s["step"] in steps]
+    reasons = [s.reason for s in (kernel.skips if kernel else []) if s.step in steps]
     return next((r for r in reasons if program is None or program in r), None)
 
 
@@ -101,29 +101,29 @@ def _side(runs):
     """One kernel's runs of one row: median, spread, min, max, values."""
     # A run that ended with an error, or was killed for its time (a
     # lost wakeup leaves a benchmark blocked), has no value.
-    values = [r["value"] for r in runs if r["value"] is not None]
+    values = [r.value for r in runs if r.value is not None]
     med, rsd = spread(values) if values else (None, 0.0)
     return {"median": med, "rsd": rsd, "runs": values,
             "min": min(values) if values else None, "max": max(values) if values else None,
-            "failed": len(runs) - len(values), "command": runs[0]["command"],
-            "failures": [r["failure"] for r in runs if r["failure"]],
-            "bad": sum(1 for r in runs if r["value"] is None or r["failure"]),
-            "evidence": sorted({r["evidence"] for r in runs if r.get("evidence")}),
-            "buckets": [r["buckets"] for r in runs]}
+            "failed": len(runs) - len(values), "command": runs[0].command,
+            "failures": [r.failure for r in runs if r.failure],
+            "bad": sum(1 for r in runs if r.value is None or r.failure),
+            "evidence": sorted({r.evidence for r in runs if r.evidence}),
+            "buckets": [r.buckets for r in runs]}
 
 
 def metric_row(runs, reasons):
     """A row of one benchmark: {"unit", "higher", KERNEL: side or None,
     "ratio", "ratio_lo", "ratio_hi", "not_run": {KERNEL: reason}}; RUNS
-    holds each kernel's runs, REASONS each kernel's skip reason."""
+    holds each kernel's runs (parse_results.Bench), REASONS each kernel's skip reason."""
     first = next(r for n in KERNELS for r in runs[n])
-    row = {"unit": first["unit"], "higher": first["higher"], "ratio": None, "ratio_lo": None,
+    row = {"unit": first.unit, "higher": first.higher, "ratio": None, "ratio_lo": None,
            "ratio_hi": None, "not_run": {n: reasons[n] for n in KERNELS if not runs[n] and reasons[n]}}
     for n in KERNELS:
         row[n] = _side(runs[n]) if runs[n] else None
     b, p = row["base"], row["patched"]
     if b and p and b["runs"] and p["runs"]:
-        row["ratio"], row["ratio_lo"], row["ratio_hi"] = ratio(b["runs"], p["runs"], first["higher"])
+        row["ratio"], row["ratio_lo"], row["ratio_hi"] = ratio(b["runs"], p["runs"], first.higher)
     return row
 
 
@@ -154,11 +154,11 @@ def bench_rows(k, group, key):
     runs = {}
     for n in KERNELS:
         for r in k[n].bench:
-            if r["group"] == group:
+            if r.group == group:
                 runs.setdefault(key(r), {m: [] for m in KERNELS})[n].append(r)
     def reasons(per_kernel):
         """Each kernel's reason for not running the program of a row."""
-        command = next(r["command"] for n in KERNELS for r in per_kernel[n])
+        command = next(r.command for n in KERNELS for r in per_kernel[n])
         program = os.path.basename(command.split()[0]) if command else None
         return {n: skip_reason(k[n], GROUP_STEPS[group], program) for n in KERNELS}
     return {name: metric_row(per_kernel, reasons(per_kernel)) for name, per_kernel in runs.items()}
@@ -167,14 +167,14 @@ def bench_rows(k, group, key):
 def scale_rows(k):
     """{op: {threads: metric_row}}: the scale group, per op and thread count."""
     out = {}
-    for (op, threads), row in bench_rows(k, "scale", lambda r: (r["name"], r["threads"])).items():
+    for (op, threads), row in bench_rows(k, "scale", lambda r: (r.name, r.threads)).items():
         out.setdefault(op, {})[threads] = row
     return {op: dict(sorted(rows.items(), key=lambda x: x[0] or 0)) for op, rows in out.items()}
 
 
 def block_rows(k):
     """The block group's rows, each with its verdict against GOAL."""
-    rows = bench_rows(k, "block", lambda r: r["name"])
+    rows = bench_rows(k, "block", lambda r: r.name)
     for row in rows.values():
         row["verdict"] = verdict(row)
     return rows
@@ -190,25 +190,26 @@ def pair_rows(left, right, key):
 
 def _bench_key(run):
     """Ramp runs first, then SET_SLOTS, each by thread count."""
-    return (run["mode"] != "ramp", run["threads"], run["mode"])
+    return (run.mode != "ramp", run.threads, run.mode)
 
 
 def resize_pair(kb, kp):
     """The private hash replacement runs of one pair of guests: resizebench
-    runs and futex_hash_resize measurements, matched by mode and threads."""
-    rb = (kb.resizebench if kb else None) or {"runs": [], "refstate": {}}
-    rp = (kp.resizebench if kp else None) or {"runs": [], "refstate": {}}
+    runs (ResizeRun) and futex_hash_resize measurements (ResizeTest),
+    matched by mode and threads."""
+    rb, rp = (kb.resizebench if kb else None), (kp.resizebench if kp else None)
+    runs_b, runs_p = (rb.runs if rb else []), (rp.runs if rp else [])
     tb, tp = (kb.resize if kb else None) or [], (kp.resize if kp else None) or []
-    cpus = (rb["runs"] + rp["runs"] + tb + tp or [{"cpus": None}])[0]["cpus"]
-    bench = [{"mode": (vb or vp)["mode"], "threads": (vb or vp)["threads"], "slots": (vb or vp)["slots"],
+    cpus = next((r.cpus for r in runs_b + runs_p + tb + tp), None)
+    bench = [{"mode": (vb or vp).mode, "threads": (vb or vp).threads, "slots": (vb or vp).slots,
               "base": vb, "patched": vp,
-              "ops_ratio": vp["ops_per_s"] / vb["ops_per_s"] if vb and vp and vb["ops_per_s"] else None}
-             for _, vb, vp in pair_rows(rb["runs"], rp["runs"], _bench_key)]
-    tests = [{"test": (vb or vp)["test"], "threads": (vb or vp)["threads"], "slots": (vb or vp)["slots"],
+              "ops_ratio": vp.ops_per_s / vb.ops_per_s if vb and vp and vb.ops_per_s else None}
+             for _, vb, vp in pair_rows(runs_b, runs_p, _bench_key)]
+    tests = [{"test": (vb or vp).test, "threads": (vb or vp).threads, "slots": (vb or vp).slots,
               "base": vb, "patched": vp}
-             for _, vb, vp in pair_rows(tb, tp, lambda t: (t["test"], t["threads"]))]
+             for _, vb, vp in pair_rows(tb, tp, lambda t: (t.test, t.threads))]
     return {"cpus": cpus, "bench": bench, "tests": tests,
-            "refstate": {"base": rb["refstate"], "patched": rp["refstate"]}}
+            "refstate": {"base": rb.refstate if rb else {}, "patched": rp.refstate if rp else {}}}
 
 
 def resize_rows(k):
@@ -229,7 +230,7 @@ def replacement_rows(resize):
     out = []
     for pair in resize:
         rows = [{"threads": r["threads"], "slots": r["slots"],
-                 **{n: {"seconds": r[n]["seconds"], "done": r[n]["done"]} if r[n] else None
+                 **{n: {"seconds": r[n].seconds, "done": r[n].done} if r[n] else None
                     for n in KERNELS}}
                 for r in pair["bench"] if r["mode"] == "set"]
         if rows:
@@ -255,7 +256,7 @@ def badinput_rows(k):
     b, p = k["base"].badinput, k["patched"].badinput
     if not b or not p:
         return None
-    return {"calls": len(p["calls"]),
+    return {"calls": len(p.calls),
             "differ": [{"call": c, "base": rb, "patched": rp} for c, rb, rp in badinput_diff(b, p)]}
 
 
@@ -269,15 +270,15 @@ def icount_pair(k):
 
 
 def kernel_info(kn):
-    """What the header says of one kernel."""
-    return {key: getattr(kn, key) for key in ("dir", "uname", "cpus", "accel", "host_cpus", "badness",
-                                              "machine", "skips")}
+    """What the header says of one kernel, as plain data."""
+    return {key: plain(getattr(kn, key)) for key in ("dir", "uname", "cpus", "accel", "host_cpus", "badness",
+                                                     "machine", "skips")}
 
 
 def vcpus(kn):
     """The CPUs a kernel ran on, or None."""
-    if kn.machine and kn.machine.get("cpus"):
-        return kn.machine["cpus"]
+    if kn.machine and kn.machine.cpus:
+        return kn.machine.cpus
     m = re.match(r"\d+", kn.cpus or "")
     return int(m.group(0)) if m else None
 
@@ -298,29 +299,29 @@ def overcommitted(kernels):
 
 def summarize(k):
     """The comparison of K, {"base": read_kernel(), "patched": ..., and
-    optionally "base-many", "patched-many"}, as one dict."""
+    optionally "base-many", "patched-many"}, as one dict of plain data."""
     k = {name: kn for name, kn in k.items() if kn is not None}
     resize = resize_rows(k)
-    return {
+    return plain({
         "kernels": {name: kernel_info(kn) for name, kn in k.items()},
         "kselftest": kselftest_rows(k),
         "precheck": {n: {kind: {"waits": w, "bucket": b} for kind, (w, b) in k[n].precheck.items()}
                      for n in KERNELS if k[n].precheck},
-        "waiters": {n: k[n].waiters for n in KERNELS if k[n].waiters},
+        "waiters": {n: k[n].waiters.kinds for n in KERNELS if k[n].waiters and k[n].waiters.kinds},
         "badinput": badinput_rows(k),
         "resize": resize,
         "replacement": replacement_rows(resize),
-        "hash": bench_rows(k, "hash", lambda r: r["name"]),
+        "hash": bench_rows(k, "hash", lambda r: r.name),
         "block": block_rows(k),
         # Why the block rows' timings decide nothing, if they do not.
         "overcommitted": overcommitted(k),
         "scale": scale_rows(k),
         "icount": icount_pair(k),
-        "skipped": [{"kernel": name, **s} for name, kn in k.items() for s in kn.skips],
+        "skipped": [{"kernel": name, **plain(s)} for name, kn in k.items() for s in kn.skips],
         "goal": GOAL,
         # How each ratio's interval was drawn, and when a row is resolved.
         "interval": {"confidence": CONFIDENCE, "resamples": RESAMPLES, "seed": SEED, "min_runs": MIN_RUNS},
-    }
+    })
 
 
 def regressions(s):

@@ -5,8 +5,9 @@
 A result folder holds results.txt (sections "==> NAME <==", each with the
 raw output of one step or tool), accel, and for a QEMU guest console.log.
 read_kernel() parses results.txt once and returns everything in it, a Guest
-record (each section's own parse a dict, a list or a Kselftest): the
-other bin/ modules and bin/verdicts.py only read what it returns.
+record of typed records, one per section (each parser's below): the
+other bin/ modules and bin/verdicts.py only read what it returns, and
+compare_kernels.summarize() turns it into plain data (plain()).
 """
 
 import functools
@@ -15,7 +16,7 @@ import os
 import re
 import shlex
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The kernel tree whose rcutorture console-badness.sh scans the consoles.
@@ -142,109 +143,203 @@ def _int(text):
     return int(text) if text and re.match(r"^-?\d+$", text) else 0
 
 
-def _ints(m, names):
-    return dict(zip(names, map(int, m.groups()))) if m else None
+def plain(o):
+    """O with every record in it turned into a dict, for the summary and
+    its JSON: dicts, lists and tuples are copied, the rest kept."""
+    if is_dataclass(o) and not isinstance(o, type):
+        return {f.name: plain(getattr(o, f.name)) for f in fields(o)}
+    if isinstance(o, dict):
+        return {k: plain(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return type(o)(plain(v) for v in o)
+    return o
+
+
+def _ints(cls, m):
+    return cls(*map(int, m.groups())) if m else None
+
+
+@dataclass(frozen=True)
+class NumaLost:
+    """A wake of futex_numa_race that missed queued waiters."""
+    round: int
+    node: int  # the node the futex word names
+    missed: int
+    waiters: int
+
+
+@dataclass(frozen=True)
+class NumaRounds:
+    """futex_numa_race's closing line: what it ran."""
+    rounds: int
+    waiters: int
+    nodes: int
+
+
+@dataclass
+class NumaRace:
+    """What futex_numa_race reported in a TAP section."""
+    tap: Kselftest
+    result: str | None = None  # its case's result
+    lost: NumaLost | None = None
+    rounds: NumaRounds | None = None
 
 
 def parse_numa_race(text):
-    """What futex_numa_race reported in a TAP section: {"tap": Kselftest,
-    "result": its case's result or None, "lost": {round, node, missed,
-    waiters} of a missed wake or None, "rounds": {rounds, waiters, nodes}
-    or None}."""
+    """futex_numa_race's case in a TAP section -> NumaRace."""
     text = text or ""
     ks = parse_kselftest(text)
-    return {"tap": ks, "result": ks.results.get(NUMA_RACE_CASE),
-            "lost": _ints(_NUMA_RACE_LOST.search(text), ("round", "node", "missed", "waiters")),
-            "rounds": _ints(_NUMA_RACE_ROUNDS.search(text), ("rounds", "waiters", "nodes"))}
+    return NumaRace(ks, ks.results.get(NUMA_RACE_CASE), _ints(NumaLost, _NUMA_RACE_LOST.search(text)),
+                    _ints(NumaRounds, _NUMA_RACE_ROUNDS.search(text)))
 
 
 _PRECHECK = re.compile(r"^(matched )?(\w+) waits=(\d+) bucket=(\d+)(?: requested=(\d+))?$")
 
 
+@dataclass(frozen=True)
+class PrecheckWaits:
+    """One line of the precheck step: of REQUESTED waits of one kind (0
+    where the line does not say), WAITS ended as they must (refused, or
+    for the matched control timed out), and the probe saw the bucket
+    reached BUCKET times meanwhile."""
+    waits: int
+    bucket: int
+    requested: int = 0
+
+
+@dataclass
+class Precheck:
+    """The precheck step: its waits per kind (private, shared), mismatched
+    and matched, and its errors."""
+    mismatched: dict = field(default_factory=dict)  # {kind: PrecheckWaits}
+    matched: dict = field(default_factory=dict)  # {kind: PrecheckWaits}
+    errors: list = field(default_factory=list)
+
+
 def parse_precheck_all(text):
-    """The precheck step -> {"mismatched": {kind: {"waits", "bucket",
-    "requested"}}, "matched": {...}, "errors": [...]}: for each kind
-    (private, shared) the waits that ended as they must (refused, or for the
-    matched control timed out), how often the probe saw the bucket reached
-    meanwhile, and how many were asked for (0 where the line has none)."""
-    out = {"mismatched": {}, "matched": {}, "errors": []}
+    """The precheck step -> Precheck."""
+    out = Precheck()
     for line in text.splitlines():
         m = _PRECHECK.match(line.strip())
         if m:
-            what = "matched" if m.group(1) else "mismatched"
-            if m.group(2) in out[what]:
-                out["errors"].append(f"{what} {m.group(2)} waits reported twice")
-            out[what][m.group(2)] = {
-                "waits": int(m.group(3)), "bucket": int(m.group(4)), "requested": int(m.group(5) or 0)}
+            what = out.matched if m.group(1) else out.mismatched
+            if m.group(2) in what:
+                out.errors.append(f"{m.group(1) or 'mismatched '}{m.group(2)} waits reported twice")
+            what[m.group(2)] = PrecheckWaits(int(m.group(3)), int(m.group(4)), int(m.group(5) or 0))
         elif line.startswith("error "):
-            out["errors"].append(line[6:].strip())
+            out.errors.append(line[6:].strip())
     return out
 
 
 def parse_precheck(text):
     """The mismatched waits of the precheck step -> {"private": (waits, bucket)}."""
-    return {kind: (v["waits"], v["bucket"]) for kind, v in parse_precheck_all(text)["mismatched"].items()}
+    return {kind: (v.waits, v.bucket) for kind, v in parse_precheck_all(text).mismatched.items()}
+
+
+@dataclass
+class Plan:
+    """A "plan STEP" section: what a kselftest step planned to run."""
+    run: list = field(default_factory=list)  # programs, in order
+    not_run: dict = field(default_factory=dict)  # {program: why}
 
 
 def parse_plan(text):
-    """A "plan NAME" section -> {"run": [programs], "not_run": {program: why}}."""
-    out = {"run": [], "not_run": {}}
+    """A "plan NAME" section -> Plan."""
+    out = Plan()
     for line in text.splitlines():
         prog, sep, why = line.strip().partition(" not run: ")
         if not prog:
             continue
         if sep:
-            out["not_run"][prog] = why
+            out.not_run[prog] = why
         else:
-            out["run"].append(prog)
+            out.run.append(prog)
     return out
 
 
+@dataclass(frozen=True)
+class WaiterCounts:
+    """One kind's line of the waiters step (guest/futex_aborted.c): rounds
+    of aborted waits, the wakes after them with nobody waiting and how
+    many saw a waiter count (busy), a real waiter woken and how often it
+    was seen; the probe's missed calls, None where the line has none."""
+    rounds: int
+    aborted: int
+    wakes: int
+    busy: int
+    woken: int
+    waiter_busy: int
+    busy_missed: int | None = None
+    waiter_missed: int | None = None
+
+
+WAITER_COUNTS = tuple(f.name for f in fields(WaiterCounts))
+
+
+@dataclass
+class Waiters:
+    """The waiters step: {kind: WaiterCounts}, and what it said was wrong."""
+    kinds: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+
+
 def parse_waiters(text):
-    """Lines "private aborted=A wakes=W busy=B ..." -> {"private": {...}};
-    "error ..." lines -> {"error": [...]}."""
-    out = {}
+    """Lines "private rounds=N aborted=A wakes=W busy=B ..." and "error
+    ..." lines -> Waiters. A kind's line with a count missing, unknown or
+    twice is an error."""
+    out = Waiters()
+    need = [f.name for f in fields(WaiterCounts) if f.default is not None]
     for line in text.splitlines():
         words = line.split()
         if words and words[0] == "error":
-            out.setdefault("error", []).append(line.strip())
+            out.errors.append(line.strip())
         elif len(words) > 1 and all(re.match(r"^\w+=\d+$", w) for w in words[1:]):
-            kv = [w.split("=") for w in words[1:]]
-            if words[0] in out or len({k for k, _ in kv}) != len(kv):
-                out.setdefault("error", []).append(f"error {words[0]} reported twice")
-            out[words[0]] = {k: int(v) for k, v in kv}
+            kv = dict(w.split("=") for w in words[1:])
+            if words[0] in out.kinds or len(kv) != len(words) - 1:
+                out.errors.append(f"error {words[0]} reported twice")
+            elif not set(need) <= kv.keys() or not kv.keys() <= set(WAITER_COUNTS):
+                out.errors.append(f"error {words[0]}: not the counts of futex_aborted: {line.strip()}")
+            else:
+                out.kinds[words[0]] = WaiterCounts(**{k: int(v) for k, v in kv.items()})
         elif words:
             # futex_aborted's own complaint on stderr, say.
-            out.setdefault("error", []).append(line.strip())
+            out.errors.append(line.strip())
     return out
 
 
 _BADINPUT = re.compile(r"^(\d+) (.*) -> (-?\d+) (\S+)$")
 
 
+@dataclass
+class Badinput:
+    """futex_badinput's malformed calls and their results."""
+    calls: dict = field(default_factory=dict)  # {call: "RET ERRNO"}
+    total: int | None = None  # the calls it says it made
+    errors: list = field(default_factory=list)
+
+
 def parse_badinput(text):
-    """futex_badinput's lines -> {"calls": {call: "RET ERRNO"}, "total": N,
-    "errors": [...]}."""
-    out = {"calls": {}, "total": None, "errors": []}
+    """futex_badinput's lines -> Badinput."""
+    out = Badinput()
     for line in text.splitlines():
         m = _BADINPUT.match(line)
         if m:
-            out["calls"][m.group(2)] = f"{m.group(3)} {m.group(4)}"
+            out.calls[m.group(2)] = f"{m.group(3)} {m.group(4)}"
         elif line.startswith("total "):
             total = line.split()[1]
-            if not total.isdigit() or out["total"] is not None:
-                out["errors"].append(f"bad total line: {line.strip()}")
-            out["total"] = int(total) if total.isdigit() else None
+            if not total.isdigit() or out.total is not None:
+                out.errors.append(f"bad total line: {line.strip()}")
+            out.total = int(total) if total.isdigit() else None
         elif line.startswith("error "):
-            out["errors"].append(line[6:])
+            out.errors.append(line[6:])
     return out
 
 
 def badinput_diff(base, patched):
     """Calls whose results differ between two parse_badinput() results."""
-    calls = sorted(set(base["calls"]) | set(patched["calls"]))
-    return [(c, base["calls"].get(c, "missing"), patched["calls"].get(c, "missing"))
-            for c in calls if base["calls"].get(c) != patched["calls"].get(c)]
+    calls = sorted(set(base.calls) | set(patched.calls))
+    return [(c, base.calls.get(c, "missing"), patched.calls.get(c, "missing"))
+            for c in calls if base.calls.get(c) != patched.calls.get(c)]
 
 
 _SITES = re.compile(r"^\{ ret: *([01]) \} hitcount: *(\d+)$", re.M)
@@ -252,94 +347,146 @@ _SITES = re.compile(r"^\{ ret: *([01]) \} hitcount: *(\d+)$", re.M)
 _STRESS_OPS = re.compile(r"^# stress-ng: \S+ +\[\d+\] futex +(\d+) ", re.M)
 
 
+@dataclass
+class Failfutex:
+    """The fault injection step: FAULTS injected out of CALLS of
+    should_fail_futex(), and how the programs ended: PROGRAMS, how many
+    distinct ones the runner reported, of LISTED (the step's "listed N",
+    else what the runner's plans announced); TIMEOUTS, those stopped for
+    their time; the exit statuses of futex_badinput and stress-ng, and
+    stress-ng's futex bogo ops."""
+    faults: int = 0
+    calls: int = 0
+    programs: int = 0
+    listed: int = 0
+    timeouts: list = field(default_factory=list)
+    badinput_rc: int | None = None
+    stress_rc: int | None = None
+    stress_ops: int = 0
+    errors: list = field(default_factory=list)
+
+
+def _rc(out, name, line, value):
+    """Set OUT's exit status NAME from a line's rc=VALUE, once."""
+    if getattr(out, name) is not None or not re.match(r"^-?\d+$", value):
+        out.errors.append(f"{line.strip()}: reported twice or not a number")
+    else:
+        setattr(out, name, int(value))
+
+
 def parse_failfutex(text, tap="", sites=""):
     """The fault injection step, its key=value lines with stress-ng's
     output, the TAP of its programs (section "failfutex tap") and the
     kretprobe histogram of should_fail_futex()'s results (section
-    "failfutex sites") -> {"faults", "calls", "programs",
-    "listed", "timeouts", "badinput_rc", "stress_rc", "stress_ops",
-    "errors"}: faults injected out of calls of should_fail_futex(), and how
-    the programs ended (programs: how many distinct ones the runner
-    reported, of listed:
-    the step's "listed N", else what the runner's plans announced)."""
+    "failfutex sites") -> Failfutex."""
     ks = parse_kselftest(tap or "")
     # Programs stopped for their time (the runner's or the guest's
     # TIMEOUT): under fault injection a test case may well hit
     # kselftest_harness's own 30 s, which is no hang.
     stopped = [m.group(2) for m in map(_TOP.match, (tap or "").splitlines())
                if m and "TIMEOUT" in m.group(3)]
-    out = {"faults": 0, "calls": 0, "programs": len(set(ks.ran)), "listed": ks.planned,
-           "timeouts": stopped, "badinput_rc": None, "stress_rc": None, "stress_ops": 0,
-           "errors": []}
-    for ret, hits in _SITES.findall(sites or ""):
-        out["calls"] += int(hits)
-        if ret == "1":
-            out["faults"] = int(hits)
     ops = _STRESS_OPS.search(text)
-    out["stress_ops"] = int(ops.group(1)) if ops else 0
+    out = Failfutex(programs=len(set(ks.ran)), listed=ks.planned, timeouts=stopped,
+                    stress_ops=int(ops.group(1)) if ops else 0)
+    for ret, hits in _SITES.findall(sites or ""):
+        out.calls += int(hits)
+        if ret == "1":
+            out.faults = int(hits)
     for line in text.splitlines():
         w = line.split()
         kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
         if line.startswith("listed "):
-            out["listed"] = int(w[1])
+            out.listed = int(w[1])
         elif line.startswith(("badinput rc=", "stress-ng rc=")):
-            key = "badinput_rc" if line.startswith("badinput") else "stress_rc"
-            if out[key] is not None or not re.match(r"^-?\d+$", kv["rc"]):
-                out["errors"].append(f"{line.strip()}: reported twice or not a number")
-            else:
-                out[key] = int(kv["rc"])
+            _rc(out, "badinput_rc" if line.startswith("badinput") else "stress_rc", line, kv["rc"])
         elif line.startswith("error "):
-            out["errors"].append(line[6:])
+            out.errors.append(line[6:])
     return out
 
 
+@dataclass(frozen=True)
+class PerfRuns:
+    """How often the soak ran one perf bench futex benchmark, and the
+    exit status of the last run that failed (else 0)."""
+    runs: int
+    rc: int
+
+
+@dataclass
+class Soak:
+    """The soak step: stress-ng's exit status and futex bogo ops, and
+    {benchmark: PerfRuns} of perf bench futex."""
+    stress_rc: int | None = None
+    stress_ops: int = 0
+    perf: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+
+
 def parse_soak(text):
-    """The soak step -> {"stress_rc": rc, "stress_ops": stress-ng's futex
-    bogo ops, "perf": {bench: (runs, rc)}, "errors"}."""
+    """The soak step -> Soak."""
     ops = _STRESS_OPS.search(text)
-    out = {"stress_rc": None, "stress_ops": int(ops.group(1)) if ops else 0, "perf": {}, "errors": []}
+    out = Soak(stress_ops=int(ops.group(1)) if ops else 0)
     for line in text.splitlines():
         w = line.split()
         kv = dict(x.split("=", 1) for x in w if "=" in x)
         if line.startswith("stress-ng rc="):
-            if out["stress_rc"] is not None or not re.match(r"^-?\d+$", kv["rc"]):
-                out["errors"].append(f"{line.strip()}: reported twice or not a number")
-            else:
-                out["stress_rc"] = int(kv["rc"])
+            _rc(out, "stress_rc", line, kv["rc"])
         elif line.startswith("perf "):
-            if len(w) < 2 or w[1] in out["perf"] or not all(
+            if len(w) < 2 or w[1] in out.perf or not all(
                     re.match(r"^-?\d+$", kv.get(k, "")) for k in ("runs", "rc")):
-                out["errors"].append(f"{line.strip()}: reported twice or incomplete")
+                out.errors.append(f"{line.strip()}: reported twice or incomplete")
             else:
-                out["perf"][w[1]] = (int(kv["runs"]), int(kv["rc"]))
+                out.perf[w[1]] = PerfRuns(int(kv["runs"]), int(kv["rc"]))
         elif line.startswith("error "):
-            out["errors"].append(line[6:])
+            out.errors.append(line[6:])
     return out
 
 
+@dataclass(frozen=True)
+class ReplaceCounts:
+    """Step replace's summary line: every count guest/futex_replace.c prints."""
+    replacements: int
+    set_slots_errors: int
+    rounds: int
+    pi: int
+    rqpi: int
+    rqpi_timeouts: int
+    forks: int
+    children_failed: int
+    signals: int
+    lost: int
+    exclusion: int
+    errors: int
 
-# Step replace's summary line: every count that guest/futex_replace.c prints.
-REPLACE_COUNTS = ("replacements", "set_slots_errors", "rounds", "pi", "rqpi", "rqpi_timeouts",
-                  "forks", "children_failed", "signals", "lost", "exclusion", "errors")
+
+REPLACE_COUNTS = tuple(f.name for f in fields(ReplaceCounts))
+
+
+@dataclass
+class Replace:
+    """Step replace: its counts (None without a summary line), its exit
+    status (None where it did not say), its "lost:", "exclusion:",
+    "child" and "error:" lines, and why it skipped (None where it ran)."""
+    counts: ReplaceCounts | None = None
+    rc: int | None = None
+    found: list = field(default_factory=list)
+    skip: str | None = None
 
 
 def parse_replace(text):
-    """Step replace -> {"counts": {name: n} from the summary line, or None
-    without one, "rc": the program's exit status or None, "found": its
-    "lost:", "exclusion:", "child" and "error:" lines, "skip": its reason or
-    None}."""
-    out = {"counts": None, "rc": None, "found": [], "skip": None}
+    """Step replace -> Replace."""
+    out = Replace()
     for line in text.splitlines():
         kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
         if line.startswith("replacements=") and all(
                 re.match(r"^\d+$", kv.get(k, "")) for k in REPLACE_COUNTS):
-            out["counts"] = {k: int(kv[k]) for k in REPLACE_COUNTS}
+            out.counts = ReplaceCounts(**{k: int(kv[k]) for k in REPLACE_COUNTS})
         elif line.startswith("rc=") and re.match(r"^\d+$", kv["rc"]):
-            out["rc"] = int(kv["rc"])
+            out.rc = int(kv["rc"])
         elif line.startswith(("lost: ", "exclusion: ", "child ", "error: ")):
-            out["found"].append(line.strip())
+            out.found.append(line.strip())
         elif line.startswith("skip: "):
-            out["skip"] = line[6:].strip()
+            out.skip = line[6:].strip()
     return out
 
 # The kernel log line of tests/lockcheck/probe.patch: exit_pi_state_list()
@@ -347,29 +494,43 @@ def parse_replace(text):
 EXITPI_PROBE = "futex: exit_pi_state_list() dropped a reference with pi_lock held"
 
 
+# Step exitpi's stages, each a line it prints as it reaches it.
+EXITPI_STAGES = {"queued": "exitpi: owner ", "held": "exitpi: a futex wait holds",
+                 "waits": "exitpi: PR_FUTEX_HASH_SET_SLOTS waits", "exited": "exitpi: the owner exited",
+                 "done": "exitpi: done"}
+
+
+@dataclass
+class Exitpi:
+    """Step exitpi: the program's exit status (None where it did not say);
+    whether it reported each stage (the PI waiter queued, a reference held
+    in a fault, PR_FUTEX_HASH_SET_SLOTS asleep, the owner's exit, the end);
+    its "error:" lines and a PR_FUTEX_HASH_SET_SLOTS that returned without
+    waiting; why it skipped; whether the kernel made the forced put."""
+    rc: int | None = None
+    queued: bool = False
+    held: bool = False
+    waits: bool = False
+    exited: bool = False
+    done: bool = False
+    errors: list = field(default_factory=list)
+    skip: str | None = None
+    probe: bool = False
+
+
 def parse_exitpi(text, log=None):
-    """Step exitpi (guest/futex_exitpi.c) and the kernel log LOG -> {"rc":
-    the program's exit status or None, "queued", "held", "waits",
-    "exited", "done": whether it reported each stage (the PI waiter
-    queued, a reference held in a fault, PR_FUTEX_HASH_SET_SLOTS asleep,
-    the owner's exit, the end), "errors": its "error:" lines and a
-    PR_FUTEX_HASH_SET_SLOTS that returned without waiting, "skip": its
-    reason or None, "probe": whether the kernel made the forced put}."""
-    stages = {"queued": "exitpi: owner ", "held": "exitpi: a futex wait holds",
-              "waits": "exitpi: PR_FUTEX_HASH_SET_SLOTS waits", "exited": "exitpi: the owner exited",
-              "done": "exitpi: done"}
-    out = dict.fromkeys(stages, False)
-    out.update(rc=None, errors=[], skip=None, probe=EXITPI_PROBE in (log or ""))
+    """Step exitpi (guest/futex_exitpi.c) and the kernel log LOG -> Exitpi."""
+    out = Exitpi(probe=EXITPI_PROBE in (log or ""))
     for line in text.splitlines():
-        for k, prefix in stages.items():
+        for k, prefix in EXITPI_STAGES.items():
             if line.startswith(prefix):
-                out[k] = True
+                setattr(out, k, True)
         if line.startswith("rc=") and re.match(r"^\d+$", line[3:].strip()):
-            out["rc"] = int(line[3:])
+            out.rc = int(line[3:])
         elif line.startswith("error: ") or "returned without waiting" in line:
-            out["errors"].append(line.strip())
+            out.errors.append(line.strip())
         elif line.startswith("skip: "):
-            out["skip"] = line[6:].strip()
+            out.skip = line[6:].strip()
     return out
 
 
@@ -377,71 +538,121 @@ _RESIZE = re.compile(r"(auto resize|set slots) to (\d+)(?: slots)?: (\d+) thread
                      r"(done|not done) after ([\d.]+) s, grace period ([-\d.]+) s")
 
 
+@dataclass(frozen=True)
+class ResizeTest:
+    """One measurement of futex_hash_resize: a replacement of the hash to
+    SLOTS by TEST ("auto" or "set") under THREADS on CPUS, whether it was
+    DONE, after SECONDS, and the grace period it took."""
+    test: str
+    slots: int
+    threads: int
+    cpus: int
+    done: bool
+    seconds: float
+    gp: float
+
+
 def parse_resize(text):
-    """futex_hash_resize's measurements -> [{"test", "slots", "threads",
-    "cpus", "done", "seconds", "gp"}]."""
+    """futex_hash_resize's measurements -> [ResizeTest]."""
     out = []
     for line in text.splitlines():
         m = _RESIZE.search(line)
         if m:
-            out.append({"test": "auto" if m.group(1) == "auto resize" else "set",
-                        "slots": int(m.group(2)), "threads": int(m.group(3)),
-                        "cpus": int(m.group(4)), "done": m.group(5) == "done",
-                        "seconds": float(m.group(6)), "gp": float(m.group(7))})
+            out.append(ResizeTest("auto" if m.group(1) == "auto resize" else "set", int(m.group(2)),
+                                  int(m.group(3)), int(m.group(4)), m.group(5) == "done",
+                                  float(m.group(6)), float(m.group(7))))
     return out
 
 
 _HIST = re.compile(r"^\{ state: *(-?\d+) \} hitcount: *(\d+)$", re.M)
 
 
+@dataclass(frozen=True)
+class ResizeRun:
+    """One run of futex_resize_bench: MODE ("ramp" or "set"), THREADS on
+    CPUS, the hash's SLOTS, whether the replacement was DONE after
+    SECONDS, the futex ops per second, and those while it was pending
+    (None for a ramp)."""
+    mode: str
+    threads: int
+    cpus: int
+    slots: int
+    done: bool
+    seconds: float
+    ops_per_s: float
+    ops_during: float | None = None
+
+
+@dataclass(frozen=True)
+class ResizeRetry:
+    """futex_resize_bench's retry mode: the hash had BEFORE slots under the
+    load, its automatic size SLOTS was DONE (reached) after a pause."""
+    threads: int
+    cpus: int
+    slots: int
+    before: int
+    done: bool
+    seconds: float
+
+
+@dataclass
+class Resizebench:
+    """The resizebench step: its runs, the histogram of reference states
+    ({state: hits}) and its retry line (None without one)."""
+    runs: list = field(default_factory=list)
+    refstate: dict = field(default_factory=dict)
+    retry: ResizeRetry | None = None
+
+
 def parse_resizebench(text, hist="", retry=""):
     """futex_resize_bench lines, the kprobe histogram of reference states
     (section "resizebench refstate", as tracefs prints it) and the line of
-    its retry mode (section "resizebench retry") ->
-    {"runs": [{mode, threads, cpus, slots, done, seconds, ops_per_s,
-               ops_during (None for a ramp)}],
-     "refstate": {state: hits},
-     "retry": {threads, cpus, slots, before, done, seconds} or None}."""
-    out = {"runs": [], "refstate": {int(s): int(n) for s, n in _HIST.findall(hist or "")},
-           "retry": None}
+    its retry mode (section "resizebench retry") -> Resizebench."""
+    out = Resizebench(refstate={int(s): int(n) for s, n in _HIST.findall(hist or "")})
     for line in (retry or "").splitlines():
         kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
         if kv.get("mode") == "retry" and kv.keys() >= {"slots", "before", "done", "seconds"}:
-            out["retry"] = {"threads": int(kv["threads"]), "cpus": int(kv["cpus"]),
-                            "slots": int(kv["slots"]), "before": int(kv["before"]),
-                            "done": kv["done"] == "1", "seconds": float(kv["seconds"])}
+            out.retry = ResizeRetry(int(kv["threads"]), int(kv["cpus"]), int(kv["slots"]),
+                                    int(kv["before"]), kv["done"] == "1", float(kv["seconds"]))
     for line in text.splitlines():
         kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
         if line.startswith("mode="):
-            out["runs"].append({"mode": kv["mode"], "threads": int(kv["threads"]),
-                                "cpus": int(kv["cpus"]), "slots": int(kv["slots"]),
-                                "done": kv["done"] == "1", "seconds": float(kv["seconds"]),
-                                "ops_per_s": float(kv["ops_per_s"]),
-                                "ops_during": float(kv["ops_during"]) if "ops_during" in kv else None})
+            out.runs.append(ResizeRun(kv["mode"], int(kv["threads"]), int(kv["cpus"]), int(kv["slots"]),
+                                      kv["done"] == "1", float(kv["seconds"]), float(kv["ops_per_s"]),
+                                      float(kv["ops_during"]) if "ops_during" in kv else None))
     return out
 
 
 _ICOUNT = re.compile(r"^([a-z0-9-]+) calls=(\d+) ns=(\d+)$")
 
 
+@dataclass
+class Icount:
+    """Step icount (guest/futex_icount.c): per path the nanoseconds per
+    call of each repetition (under -icount a nanosecond is an
+    instruction), the fewest calls of a repetition, and why a path was
+    skipped; ERRORS: the lines that are neither."""
+    runs: dict = field(default_factory=dict)  # {PATH: [ns per call]}
+    calls: dict = field(default_factory=dict)  # {PATH: calls}
+    errors: list = field(default_factory=list)
+    skips: dict = field(default_factory=dict)  # {PATH: why}
+
+
 def parse_icount(text):
-    """Step icount's lines (guest/futex_icount.c): {"runs": {PATH:
-    [nanoseconds per call, one per repetition]}, "calls": {PATH: the
-    fewest calls of a repetition}, "errors": [lines], "skips": {PATH:
-    why}}. Under -icount a nanosecond is an instruction. A line that is
-    neither is an error: nothing is dropped silently."""
-    out = {"runs": {}, "calls": {}, "errors": [], "skips": {}}
+    """Step icount's lines -> Icount. A line that is neither a path's
+    count nor a skip is an error: nothing is dropped silently."""
+    out = Icount()
     for line in text.splitlines():
         m = _ICOUNT.match(line)
         if m and int(m.group(2)) > 0:
             name, calls = m.group(1), int(m.group(2))
-            out["runs"].setdefault(name, []).append(int(m.group(3)) / calls)
-            out["calls"][name] = min(calls, out["calls"].get(name, calls))
+            out.runs.setdefault(name, []).append(int(m.group(3)) / calls)
+            out.calls[name] = min(calls, out.calls.get(name, calls))
         elif line.startswith("skip ") and ": " in line:
             name, why = line[5:].split(": ", 1)
-            out["skips"][name] = why
+            out.skips[name] = why
         elif line.strip():
-            out["errors"].append(line)
+            out.errors.append(line)
     return out
 
 
@@ -570,10 +781,27 @@ def program(argv):
     return None
 
 
+@dataclass
+class Bench:
+    """One bench section: one run of a benchmark program."""
+    group: str | None  # the step (hash, block, scale)
+    name: str | None  # the row it belongs to
+    run: int  # this run's number, of RUNS
+    runs: int
+    threads: int | None  # None: the program's default
+    command: str
+    program: str | None  # the METRICS key
+    rc: int | None
+    value: float | None  # its METRICS value; None where it failed
+    unit: str | None
+    higher: bool  # whether a higher value is better
+    buckets: int | None = None  # perf hash: the hash size (parse_perf_buckets())
+    failure: str | None = None  # pi_stress: why it failed
+    evidence: str | None = None  # the evidence section of a run killed for its time
+
+
 def parse_bench(body):
-    """One bench section -> {"group", "name", "run", "runs", "threads"
-    (None: the program's default), "command", "program", "rc", "value",
-    "unit", "higher", "buckets" (perf hash), "failure" (pi_stress)}."""
+    """One bench section -> Bench."""
     lines = body.splitlines()
     head = next((x for x in lines if x.startswith("# bench ")), "")
     kv = dict(w.split("=", 1) for w in head.split()[2:] if "=" in w)
@@ -589,41 +817,63 @@ def parse_bench(body):
     metric = METRICS.get(prog)
     value = metric.parse(output, argv) if metric and rc == 0 else None
     threads = kv.get("threads", "-")
-    return {"group": kv.get("group"), "name": kv.get("name"),
-            "run": _int(kv.get("run")), "runs": _int(kv.get("runs")),
-            "threads": int(threads) if threads.isdigit() else None,
-            "command": command, "program": prog, "rc": rc, "value": value,
-            "unit": metric.unit if metric else None, "higher": metric.higher if metric else True,
-            "buckets": parse_perf_buckets(output) if prog == "perf hash" else None,
-            "failure": pi_stress_failure(output, rc) if prog == "pi_stress" else None}
+    return Bench(kv.get("group"), kv.get("name"), _int(kv.get("run")), _int(kv.get("runs")),
+                 int(threads) if threads.isdigit() else None, command, prog, rc, value,
+                 metric.unit if metric else None, metric.higher if metric else True,
+                 parse_perf_buckets(output) if prog == "perf hash" else None,
+                 pi_stress_failure(output, rc) if prog == "pi_stress" else None)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One NUMA node of the machine section: its cpulist and distances."""
+    cpus: str
+    distances: list
+
+
+@dataclass
+class Machine:
+    """The machine section; what it did not report is None."""
+    release: str | None = None
+    cpus: int | None = None
+    online: str | None = None
+    nodes: int | None = None
+    node: dict = field(default_factory=dict)  # {N: Node}, by N
+    config: str | None = None
+    tools: str | None = None
+    runner: str | None = None
 
 
 def parse_machine(text):
-    """The machine section -> {"release", "cpus", "online", "nodes",
-    "node": {N: {"cpus": cpulist, "distances": [...]}}, "config", "tools",
-    "runner"}; a key it did not report is None."""
+    """The machine section -> Machine."""
     kv = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
     nodes = {}
     for key, value in kv.items():
         m = re.match(r"^node(\d+)$", key)
         if m:
             parts = dict(p.strip().split(" ", 1) for p in value.split(";") if " " in p.strip())
-            nodes[int(m.group(1))] = {"cpus": parts.get("cpus", ""),
-                                      "distances": [_int(d) for d in parts.get("distances", "").split()]}
+            nodes[int(m.group(1))] = Node(parts.get("cpus", ""),
+                                          [_int(d) for d in parts.get("distances", "").split()])
 
     def number(key):
         return int(kv[key]) if kv.get(key, "").isdigit() else None
-    return {"release": kv.get("release"), "cpus": number("cpus"), "online": kv.get("online"),
-            "nodes": number("nodes"), "node": dict(sorted(nodes.items())),
-            "config": kv.get("config"), "tools": kv.get("tools"), "runner": kv.get("runner")}
+    return Machine(kv.get("release"), number("cpus"), kv.get("online"), number("nodes"),
+                   dict(sorted(nodes.items())), kv.get("config"), kv.get("tools"), kv.get("runner"))
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A skip section: a step not run, and why."""
+    step: str
+    reason: str
 
 
 def parse_skips(bodies):
-    """The skip sections -> [{"step", "reason"}], one per section."""
+    """The skip sections -> [Skip], one per section."""
     out = []
     for body in bodies:
         step, _, reason = body.strip().partition(":")
-        out.append({"step": step.strip(), "reason": reason.strip() or "no reason given"})
+        out.append(Skip(step.strip(), reason.strip() or "no reason given"))
     return out
 
 
@@ -732,29 +982,29 @@ class Guest:
     cpus: str = ""  # the cpus line: "N online: LIST"
     accel: str = ""  # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; "native"
     host_cpus: int | None = None  # bin/boot.sh: the host's CPUs; None for a native run
-    machine: dict | None = None  # parse_machine()
-    skips: list = field(default_factory=list)  # parse_skips(): the steps not run, and why
+    machine: Machine | None = None
+    skips: list = field(default_factory=list)  # [Skip]: the steps not run, and why
     kselftest: Kselftest | None = None  # the kselftest and resize steps' runner TAP, together
-    numarace_kselftest: dict = field(default_factory=dict)  # parse_numa_race() of that TAP
-    numarace: dict | None = None  # parse_numa_race() of step numarace
+    numarace_kselftest: NumaRace | None = None  # futex_numa_race in that TAP
+    numarace: NumaRace | None = None  # step numarace's
     firstrun: Kselftest | None = None  # step firstrun's TAP
-    precheck: dict | None = None  # parse_precheck()
-    precheck_all: dict | None = None  # parse_precheck_all()
+    precheck: dict | None = None  # parse_precheck(): {kind: (waits, bucket)}
+    precheck_all: Precheck | None = None
     sections: list = field(default_factory=list)  # every section's name, in order
     repeated: list = field(default_factory=list)  # sections a step writes once, written more than once
     console_booted: bool = False  # a QEMU guest's console, with the kernel's own boot line
     taps: dict = field(default_factory=dict)  # each kselftest step's own TAP: {step: Kselftest}
-    plans: dict = field(default_factory=dict)  # what each kselftest step planned: {step: parse_plan()}
-    waiters: dict | None = None  # parse_waiters()
-    resize: list = field(default_factory=list)  # parse_resize() of the kselftest TAP
-    resizebench: dict | None = None  # parse_resizebench()
-    badinput: dict | None = None  # parse_badinput()
-    failfutex: dict | None = None  # parse_failfutex()
-    soak: dict | None = None  # parse_soak()
-    replace: dict | None = None  # parse_replace()
-    exitpi: dict | None = None  # parse_exitpi()
-    icount: dict | None = None  # parse_icount()
-    bench: list = field(default_factory=list)  # parse_bench() of each bench section, with its evidence
+    plans: dict = field(default_factory=dict)  # what each kselftest step planned: {step: Plan}
+    waiters: Waiters | None = None
+    resize: list = field(default_factory=list)  # [ResizeTest] of the kselftest TAP
+    resizebench: Resizebench | None = None
+    badinput: Badinput | None = None
+    failfutex: Failfutex | None = None
+    soak: Soak | None = None
+    replace: Replace | None = None
+    exitpi: Exitpi | None = None
+    icount: Icount | None = None
+    bench: list = field(default_factory=list)  # [Bench], one per bench section
     badness: list | None = None  # the console's flagged lines; None without a console or a scan
     about: dict = field(default_factory=dict)  # read_about(): what bin/describe.sh recorded
     evidence: dict = field(default_factory=dict)  # {program: evidence section} of the kselftest and resize steps
@@ -814,7 +1064,7 @@ def read_kernel(d, tree=None):
         replace=_parsed(parse_replace, get("replace")),
         exitpi=parse_exitpi(get("exitpi"), get("dmesg")) if get("exitpi") is not None else None,
         icount=_parsed(parse_icount, get("icount")),
-        bench=[dict(parse_bench(b), evidence=None) for b in sections_named(secs, "bench")],
+        bench=[parse_bench(b) for b in sections_named(secs, "bench")],
         badness=(scan if scan is not None
                  else badness(console if console is not None else get("dmesg"), tree)),
         about=read_about(d),
@@ -823,6 +1073,6 @@ def read_kernel(d, tree=None):
     )
     # A benchmark run killed for its time: what its threads were doing.
     for r in out.bench:
-        r["evidence"] = out.evidence_all.get(r["group"], {}).get(r["name"])
+        r.evidence = out.evidence_all.get(r.group, {}).get(r.name)
     return out
 

@@ -33,8 +33,7 @@ def guest_rows(s):
             yield _row("precheck_bucket", kind, kernel, v["bucket"], note=f"of {v['waits']}")
     for kernel, kinds in s["waiters"].items():
         for kind, v in sorted(kinds.items()):
-            if kind != "error":
-                yield _row("idle_wakes_seeing_waiters", kind, kernel, v["busy"], note=f"of {v['wakes']}")
+            yield _row("idle_wakes_seeing_waiters", kind, kernel, v["busy"], note=f"of {v['wakes']}")
 
 
 def resize_rows(s):

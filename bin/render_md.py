@@ -90,7 +90,7 @@ def kind_table(s, step, title, cell):
     if not per_kernel and not any(x["step"] == step for x in s["skipped"]):
         return []
     lines = ["", f"| {title} | base | patched |", "|---|---|---|"]
-    kinds = sorted({kind for n in per_kernel for kind in per_kernel[n] if kind != "error"}) or ["all"]
+    kinds = sorted({kind for n in per_kernel for kind in per_kernel[n]}) or ["all"]
     for kind in kinds:
         cells = [cell(per_kernel[n][kind]) if per_kernel.get(n, {}).get(kind) else _missing(s, n, (step,))
                  for n in KERNELS]

@@ -23,8 +23,8 @@ SKIP = "precheck: no kprobe on futex_q_lock (tracefs not mounted)"
 
 def runs(values, failure=None):
     """One kernel's bench runs of one row, ops/s (higher is better)."""
-    return [{"value": v, "unit": "ops/s", "higher": True, "command": "perf bench futex wake",
-             "failure": failure, "evidence": None, "buckets": None} for v in values]
+    return [parse_results.Bench("block", "perf-wake", 0, 0, None, "perf bench futex wake", "perf wake", 0, v,
+                                "ops/s", True, failure=failure) for v in values]
 
 
 def row(base, patched, failure=None):
@@ -185,8 +185,8 @@ class Pair(unittest.TestCase):
         self.assertEqual(row["verdict"], compare_kernels.FAILED)
 
     def test_skip_reason_names_the_rows_program(self):
-        kn = parse_results.Guest(skips=[{"step": "block", "reason": "sysbench not installed"},
-                                        {"step": "block", "reason": "pi_stress not installed"}])
+        kn = parse_results.Guest(skips=[parse_results.Skip("block", "sysbench not installed"),
+                                        parse_results.Skip("block", "pi_stress not installed")])
         self.assertEqual(compare_kernels.skip_reason(kn, ("block",), "pi_stress"), "pi_stress not installed")
         self.assertIsNone(compare_kernels.skip_reason(kn, ("block",), "perf"))
 
@@ -215,6 +215,16 @@ class Pair(unittest.TestCase):
         self.assertEqual(s["skipped"], [{"kernel": "base", "step": "precheck",
                                          "reason": "no kprobe on futex_q_lock (tracefs not mounted)"}])
         self.assertEqual(s["kernels"]["patched"]["machine"]["nodes"], 6)
+
+    def test_waiters_counts_only(self):
+        """The summary's waiters part holds each kernel's counts per kind,
+        plain; a kernel whose step counted nothing is not in it."""
+        counts = parse_results.parse_waiters("private rounds=1 aborted=6 wakes=3 busy=0 woken=1 waiter_busy=1\n")
+        k = {"base": parse_results.Guest(waiters=parse_results.parse_waiters("error futex_aborted failed\n")),
+             "patched": parse_results.Guest(waiters=counts)}
+        self.assertEqual(compare_kernels.summarize(k)["waiters"], {"patched": {"private": {
+            "rounds": 1, "aborted": 6, "wakes": 3, "busy": 0, "woken": 1, "waiter_busy": 1,
+            "busy_missed": None, "waiter_missed": None}}})
 
     def test_run_dir(self):
         rc, out, _ = self.main(self.run_dir)

@@ -46,14 +46,14 @@ class Parse(unittest.TestCase):
     def test_lines(self):
         ic = parse_results.parse_icount("getppid calls=4 ns=850\ngetppid calls=4 ns=849\n"
                                         "skip uring-futex: no io_uring\n")
-        self.assertEqual(ic["runs"], {"getppid": [212.5, 212.25]})
-        self.assertEqual(ic["skips"], {"uring-futex": "no io_uring"})
-        self.assertEqual(ic["errors"], [])
+        self.assertEqual(ic.runs, {"getppid": [212.5, 212.25]})
+        self.assertEqual(ic.skips, {"uring-futex": "no io_uring"})
+        self.assertEqual(ic.errors, [])
 
     def test_anything_else_is_an_error(self):
         """An error line, a line cut short and zero calls are kept as errors."""
         text = "error wake-private: returned 1\nwake-shared calls=100 ns=\ngetppid calls=0 ns=5\n"
-        self.assertEqual(parse_results.parse_icount(text)["errors"], text.splitlines())
+        self.assertEqual(parse_results.parse_icount(text).errors, text.splitlines())
 
     def test_least_of_the_repetitions(self):
         """An interrupt in a loop only adds: the least repetition counts."""

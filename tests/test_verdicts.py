@@ -37,7 +37,7 @@ PROGRAMS = ("futex_wait_timeout futex_wait_wouldblock futex_requeue_pi futex_req
             "futex_wait futex_requeue futex_priv_hash futex_hash_resize futex_numa_mpol futex_numa_race "
             "futex_waitv futex_numa futex_hash_drain robust_list futex_lock_pi_exiting")
 # The release make check's native runs of pass/ ran on.
-RELEASE = fixtures.parse_results.read_kernel(os.path.join(DATA, "pass", "native-1")).machine["release"]
+RELEASE = fixtures.parse_results.read_kernel(os.path.join(DATA, "pass", "native-1")).machine.release
 MUTANT = "b-unlock-keeps-waiter-count"
 # The mutant of tests/lockcheck/ whose guest pass/lockcheck/ holds.
 V6 = "v6-abandon"

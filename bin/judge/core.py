@@ -91,10 +91,10 @@ def guest_problems(kn):
     out += [f"section {n} written {kn.sections.count(n)} times" for n in kn.repeated]
     if kn.accel != "native" and not kn.console_booted:
         out.append("no console.log with the kernel's boot")
-    m = kn.machine or {}
+    said = kn.machine.cpus if kn.machine else None
     line = next((int(w) for w in kn.cpus.split()[:1] if w.isdigit()), None)
-    if m.get("cpus") != line:
-        out.append(f"machine section says {m.get('cpus')} CPUs, the cpus line {line}")
+    if said != line:
+        out.append(f"machine section says {said} CPUs, the cpus line {line}")
     return out
 
 

@@ -10,7 +10,7 @@ import subprocess
 
 import compare_kernels
 from judge.core import TOP, guest_problems, keys
-from parse_results import with_evidence
+from parse_results import Machine, with_evidence
 
 # guest/lib.sh's rule for the programs a machine is too small for.
 NEEDS = os.path.join(TOP, "guest", "kselftest-needs")
@@ -77,9 +77,9 @@ def too_small(prog, cpus, nodes, needs):
 def machine_size(kn):
     """CPUs and NUMA nodes a guest reported (its machine section, else
     its cpus line), or (None, None)."""
-    m = kn.machine or {}
-    cpus = m.get("cpus") or next((int(w) for w in kn.cpus.split()[:1] if w.isdigit()), None)
-    return cpus, m.get("nodes") or (1 if cpus else None)
+    m = kn.machine or Machine()
+    cpus = m.cpus or next((int(w) for w in kn.cpus.split()[:1] if w.isdigit()), None)
+    return cpus, m.nodes or (1 if cpus else None)
 
 
 def plan_problems(kn, section, programs=None, needs=None):
@@ -92,20 +92,20 @@ def plan_problems(kn, section, programs=None, needs=None):
         return [f"no {'plan ' + section if plan is None else section} section"]
     needs = read_needs() if needs is None else needs
     cpus, nodes = machine_size(kn)
-    out = [f"{p} planned {plan['run'].count(p)} times" for p in sorted(set(plan["run"]))
-           if plan["run"].count(p) > 1]
-    for prog, why in sorted(plan["not_run"].items()):
+    out = [f"{p} planned {plan.run.count(p)} times" for p in sorted(set(plan.run))
+           if plan.run.count(p) > 1]
+    for prog, why in sorted(plan.not_run.items()):
         rule = too_small(prog, cpus or 0, nodes or 0, needs)
         if rule != why:
             out.append(f"{prog} not run ({why}), where the rule says: {rule or 'run it'}")
-    out += [f"{p} planned on a guest too small for it" for p in plan["run"]
+    out += [f"{p} planned on a guest too small for it" for p in plan.run
             if too_small(p, cpus or 0, nodes or 0, needs)]
     if programs is not None:
         want = [p for p in programs if too_small(p, cpus or 0, nodes or 0, needs) is None]
-        out += [f"{p} not planned" for p in want if p not in plan["run"]]
-        out += [f"{p} planned, not in the Makefile" for p in plan["run"] if p not in programs]
-    out += [f"{p} planned, no result" for p in plan["run"] if p not in tap.ran]
-    out += [f"{p} ran, not planned" for p in sorted(set(tap.ran)) if p not in plan["run"]]
+        out += [f"{p} not planned" for p in want if p not in plan.run]
+        out += [f"{p} planned, not in the Makefile" for p in plan.run if p not in programs]
+    out += [f"{p} planned, no result" for p in plan.run if p not in tap.ran]
+    out += [f"{p} ran, not planned" for p in sorted(set(tap.ran)) if p not in plan.run]
     out += [f"{p} reported {tap.ran.count(p)} times" for p in sorted(set(tap.ran)) if tap.ran.count(p) > 1]
     out += [f"{p}: {got} of the {want} cases it planned reported" for p, (want, got) in sorted(tap.cases.items())
             if want and got != want]

@@ -90,7 +90,7 @@ def mutant_checks(kn, named=()):
     # each step its scenario lists did).
     if kn.replace is not None:
         rep = replace_problems(kn)
-        out["replace"] = ("skip" if kn.replace["skip"] else "fail", "; ".join(rep)) if rep else None
+        out["replace"] = ("skip" if kn.replace.skip else "fail", "; ".join(rep)) if rep else None
     out["console"] = ("fail", (kn.badness or ["console missing"])[0]) if kn.badness != [] else None
     for c in named:
         hits = console_hits(kn, c) if c != "console" else None
@@ -222,13 +222,13 @@ def exitpi_problems(kn):
     e = kn.exitpi
     if e is None:
         return ["no exitpi section"]
-    if e["skip"]:
-        return [f"skipped: {e['skip']}"]
-    bad = [f"futex_exitpi exited {e['rc']}"] if e["rc"] != 0 else []
-    bad += [f"it did not report: {k}" for k in ("queued", "held", "waits", "exited", "done") if not e[k]]
-    if not e["probe"]:
+    if e.skip:
+        return [f"skipped: {e.skip}"]
+    bad = [f"futex_exitpi exited {e.rc}"] if e.rc != 0 else []
+    bad += [f"it did not report: {k}" for k in parse_results.EXITPI_STAGES if not getattr(e, k)]
+    if not e.probe:
         bad.append("the kernel did not log the forced put (no probe line)")
-    return bad + e["errors"][:2]
+    return bad + e.errors[:2]
 
 
 def lockcheck_plan(d):

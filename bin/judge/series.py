@@ -23,16 +23,16 @@ def precheck_data(kn, kind):
     pc = kn.precheck_all
     if pc is None:
         return ["no precheck section"]
-    out = list(pc["errors"])
-    for what in ("mismatched", "matched"):
-        v = pc[what].get(kind)
+    out = list(pc.errors)
+    for what, waits in (("mismatched", pc.mismatched), ("matched", pc.matched)):
+        v = waits.get(kind)
         if v is None:
             out.append(f"no {what} {kind} waits counted")
             continue
-        if not v["requested"] or v["waits"] != v["requested"]:
-            out.append(f"{v['waits']} of {v['requested']} {what} {kind} waits ended as they must")
-        if what == "matched" and v["bucket"] < v["waits"]:
-            out.append(f"control: {v['bucket']} of {v['waits']} matched {kind} waits reached the bucket")
+        if not v.requested or v.waits != v.requested:
+            out.append(f"{v.waits} of {v.requested} {what} {kind} waits ended as they must")
+        if what == "matched" and v.bucket < v.waits:
+            out.append(f"control: {v.bucket} of {v.waits} matched {kind} waits reached the bucket")
     return out
 
 
@@ -40,10 +40,15 @@ def precheck_problems(kn, kind, base=False):
     """precheck_data(), and the mismatched waits of KIND: every one reached
     the bucket (BASE), or none did."""
     out = precheck_data(kn, kind)
-    v = ((kn.precheck_all or {}).get("mismatched") or {}).get(kind)
-    if v and ((v["bucket"] < v["waits"]) if base else v["bucket"] != 0):
-        out.append(f"{v['bucket']} of {v['waits']} mismatched {kind} waits reached the bucket")
+    v = mismatched(kn, kind)
+    if v and ((v.bucket < v.waits) if base else v.bucket != 0):
+        out.append(f"{v.bucket} of {v.waits} mismatched {kind} waits reached the bucket")
     return out
+
+
+def mismatched(kn, kind):
+    """One guest's mismatched waits of KIND (PrecheckWaits), or None."""
+    return kn.precheck_all.mismatched.get(kind) if kn.precheck_all else None
 
 
 @keys("base.precheck.private", "base.precheck.shared",
@@ -55,10 +60,10 @@ def check_precheck(j, k):
                        ("patched", "no mismatched {kind} wait reaches the bucket")):
         for kind in ("private", "shared"):
             kn = k[name]
-            v = ((kn.precheck_all or {}).get("mismatched") or {}).get(kind) or {}
+            v = mismatched(kn, kind)
             bad = precheck_problems(kn, kind, base=name == "base")
             j.verdict(f"{name}.precheck.{kind}", not bad,
-                      f"{name}: " + rule.format(w=v.get("waits", 0), kind=kind)
+                      f"{name}: " + rule.format(w=v.waits if v else 0, kind=kind)
                       + ", every matched one of the control does", "; ".join(bad))
 
 
@@ -66,16 +71,18 @@ def waiters_data(kn, kind):
     """What is wrong with one guest's aborted waits of KIND other than the
     verdict itself (guest/futex_aborted.c): no error, every round aborted
     waits, every wake with nobody waiting returned."""
-    w = kn.waiters or {}
-    v = w.get(kind)
-    out = list(w.get("error", []))
+    v = waiter_counts(kn, kind)
+    out = list(kn.waiters.errors) if kn.waiters else []
     if not v:
         return out + [f"no {kind} waiters result"]
-    if not (v.get("rounds", 0) > 0 and v.get("aborted", 0) >= v["rounds"]
-            and v.get("wakes", 0) == 3 * v["rounds"]):
-        out.append(f"{v.get('rounds', 0)} rounds: {v.get('aborted', 0)} aborted waits, "
-                   f"{v.get('wakes', 0)} wakes")
+    if not (v.rounds > 0 and v.aborted >= v.rounds and v.wakes == 3 * v.rounds):
+        out.append(f"{v.rounds} rounds: {v.aborted} aborted waits, {v.wakes} wakes")
     return out
+
+
+def waiter_counts(kn, kind):
+    """One guest's WaiterCounts of KIND, or None."""
+    return kn.waiters.kinds.get(kind) if kn.waiters else None
 
 
 def waiters_problem(kn, kind):
@@ -83,36 +90,38 @@ def waiters_problem(kn, kind):
     waiters_data(), a wake after them saw a waiter count, or a real waiter
     was not woken having been seen."""
     out = waiters_data(kn, kind)
-    v = (kn.waiters or {}).get(kind) or {}
-    if not (v.get("busy") == 0 and v.get("woken") == 1 and v.get("waiter_busy", 0) >= 1):
-        out.append(f"{v.get('busy', '?')} of {v.get('wakes', 0)} wakes saw a count; "
-                   f"woken {v.get('woken', '?')}, waiter seen {v.get('waiter_busy', '?')} times"
-                   + missed(v))
+    v = waiter_counts(kn, kind)
+    if v and not (v.busy == 0 and v.woken == 1 and v.waiter_busy >= 1):
+        out.append(f"{v.busy} of {v.wakes} wakes saw a count; "
+                   f"woken {v.woken}, waiter seen {v.waiter_busy} times" + missed(v))
     return "; ".join(out) or None
+
+
+def _known(n):
+    return "?" if n is None else n
 
 
 def missed(v):
     """The calls of futex_hash() that futex_aborted's probe missed in its two
     windows (kprobe_profile): events that never reached the trace buffer."""
-    return f", the probe missed {v.get('busy_missed', '?')} and {v.get('waiter_missed', '?')} calls"
+    return f", the probe missed {_known(v.busy_missed)} and {_known(v.waiter_missed)} calls"
 
 
 def waiters_counts(kn):
     """What one guest's waiters step counted, for a verdict's detail."""
-    w = kn.waiters or {}
-    return "; ".join(f"{kind}: {v.get('busy', '?')} of {v.get('wakes', '?')} wakes saw a count, "
-                     f"waiter seen {v.get('waiter_busy', '?')} times" + missed(v)
-                     for kind in ("private", "shared") for v in [w.get(kind) or {}])
+    return "; ".join(f"{kind}: {v.busy} of {v.wakes} wakes saw a count, "
+                     f"waiter seen {v.waiter_busy} times" + missed(v) if v else f"{kind}: no result"
+                     for kind in ("private", "shared") for v in [waiter_counts(kn, kind)])
 
 
 @keys("base.waiters.private", "base.waiters.shared", "patched.waiters.private", "patched.waiters.shared")
 def check_waiters(j, k):
     for name in compare_kernels.KERNELS:
         for kind in ("private", "shared"):
-            v = (k[name].waiters or {}).get(kind) or {}
+            v = waiter_counts(k[name], kind)
             bad = waiters_problem(k[name], kind)
             j.verdict(f"{name}.waiters.{kind}", bad is None,
-                      f"{name}: after {v.get('aborted', 0)} aborted {kind} waits, {v.get('wakes', 0)} "
+                      f"{name}: after {v.aborted if v else 0} aborted {kind} waits, {v.wakes if v else 0} "
                       f"wakes see no waiter count and a real waiter is woken", bad or "")
 
 
@@ -132,12 +141,12 @@ def snc_distances(n):
 def check_topology(j, many):
     """The patched-many guest boots with the SNC-like topology: the
     FUTEX2_NUMA tests then see more nodes than sockets."""
-    m = many.machine or {}
+    m = many.machine
     n = SNC_SOCKETS * SNC_NODES
-    seen = [m["node"][i]["distances"] if i in m["node"] else [] for i in range(n)] if m else []
-    j.verdict("patched-many.topology", m.get("nodes") == n and seen == snc_distances(n),
+    seen = [m.node[i].distances if i in m.node else [] for i in range(n)] if m else []
+    j.verdict("patched-many.topology", m is not None and m.nodes == n and seen == snc_distances(n),
               f"patched-many guest sees {n} NUMA nodes with SNC-like distances",
-              f"nodes {m.get('nodes', 'unknown')}, distances {seen or 'missing'}" if m
+              f"nodes {_known(m.nodes)}, distances {seen or 'missing'}" if m
               else "no machine section")
 
 
@@ -151,12 +160,12 @@ NATIVE_RUNS = ("native-1", "native-2")
 
 def native_missing(kn):
     """What a native run neither recorded nor said why it could not."""
-    ran = [b for b in kn.bench if b["value"] is not None]
+    ran = [b for b in kn.bench if b.value is not None]
     missing = [g for g, step in NATIVE_GROUPS.items()
-               if not any(b["group"] == g for b in ran)
+               if not any(b.group == g for b in ran)
                and compare_kernels.skip_reason(kn, (step,)) is None]
     missing += [f"block: {p}" for p in NATIVE_BLOCK_PROGRAMS
-                if not any(b["group"] == "block" and (b["program"] or "").split()[:1] == [p] for b in ran)
+                if not any(b.group == "block" and (b.program or "").split()[:1] == [p] for b in ran)
                 and compare_kernels.skip_reason(kn, ("block",), p) is None]
     ks = kn.kselftest
     if not (ks and sum(ks.programs.values())) and compare_kernels.skip_reason(kn, ("kselftest",)) is None:
@@ -175,11 +184,12 @@ def check_native(j, run):
     release = j.release or os.uname().release
     for name in NATIVE_RUNS:
         kn = j.read(os.path.join(run, name))
-        m = kn.machine or {}
-        j.verdict(f"{name}.end", kn.end is not None and kn.accel == "native" and m.get("runner") == "native"
-                  and m.get("release") == release and m.get("cpus"),
+        m = kn.machine or parse_results.Machine()
+        j.verdict(f"{name}.end", kn.end is not None and kn.accel == "native" and m.runner == "native"
+                  and m.release == release and m.cpus,
                   f"{name}: a native run on {release} ends and describes the machine",
-                  f"end {kn.end is not None}, accel {kn.accel!r}, machine {m or 'missing'}")
+                  f"end {kn.end is not None}, accel {kn.accel!r}, machine "
+                  + (f"release {m.release}, {m.cpus} CPUs, runner {m.runner}" if kn.machine else "missing"))
         missing = native_missing(kn)
         j.verdict(f"{name}.recorded", not missing, f"{name}: records the kselftest and every benchmark, "
                   f"or why not ({len(kn.bench)} runs, {len(kn.skips)} steps not run)",
@@ -199,17 +209,17 @@ INTENDED = {}
 @keys("badinput")
 def check_badinput(j, k):
     b, p = k["base"].badinput, k["patched"].badinput
-    if not b or not p or not b["total"] or not p["total"] or b["errors"] or p["errors"]:
+    if not b or not p or not b.total or not p.total or b.errors or p.errors:
         return j.verdict("badinput", False, "malformed futex calls ran on both kernels",
-                         "; ".join((b or {}).get("errors", []) + (p or {}).get("errors", []))
+                         "; ".join((b.errors if b else []) + (p.errors if p else []))
                          or "no complete badinput section")
     diff = [d for d in parse_results.badinput_diff(b, p) if d[0] not in INTENDED]
-    complete = len(p["calls"]) == p["total"] and len(b["calls"]) == b["total"]
+    complete = len(p.calls) == p.total and len(b.calls) == b.total
     j.verdict("badinput", not diff and complete,
-              f"{len(p['calls'])} malformed futex calls give the same results on base and "
+              f"{len(p.calls)} malformed futex calls give the same results on base and "
               f"patched ({len(INTENDED)} intended differences)",
               "; ".join(f"{c}: base {rb}, patched {rp}" for c, rb, rp in diff[:5])
-              or f"calls reported: base {len(b['calls'])} of {b['total']}, patched {len(p['calls'])} of {p['total']}")
+              or f"calls reported: base {len(b.calls)} of {b.total}, patched {len(p.calls)} of {p.total}")
 
 
 def has_fixes(kn, tree):
@@ -235,7 +245,7 @@ REFSTATE_ATOMIC_STUCK = 0.50
 def atomic_share(kn):
     """(share of the references dropped in FR_ATOMIC, how many were dropped)
     of step refstate's histogram, or (None, 0) without one."""
-    hist = (kn.resizebench or {}).get("refstate") or {}
+    hist = kn.resizebench.refstate if kn.resizebench else {}
     total = sum(hist.values())
     return (hist.get(1, 0) / total if total else None), total
 
@@ -261,12 +271,12 @@ def check_stable(j, st, k):
               f"base: after a ramp to 64 threads at least {REFSTATE_ATOMIC_STUCK:.0%} of the "
               f"references found FR_ATOMIC, the bug the stable patches fix ({_share(share, total)})",
               _share(share, total))
-    rt = (st.resizebench or {}).get("retry")
-    j.verdict("stable.size", rt is not None and rt["before"] == rt["slots"] and rt["done"],
+    rt = st.resizebench.retry if st.resizebench else None
+    j.verdict("stable.size", rt is not None and rt.before == rt.slots and rt.done,
               f"stable: under the load after a ramp to 64 threads the hash has its automatic "
-              f"size ({rt['slots'] if rt else '?'} slots): no replacement was left pending",
+              f"size ({rt.slots if rt else '?'} slots): no replacement was left pending",
               "no retry line" if rt is None else
-              f"{rt['before']} slots under the load, the size {'reached' if rt['done'] else 'not reached'}"
+              f"{rt.before} slots under the load, the size {'reached' if rt.done else 'not reached'}"
               f" after a pause")
     j.verdict("stable.console", st.badness == [], "stable: console clean",
               st.badness[0] if st.badness else "console missing")
@@ -281,18 +291,18 @@ def check_numa_race(j, st, k, fixes):
             j.skipped(key, f"{key.split('.')[0]}: {NUMA_RACE}", "fixes/ is empty")
         return
     nr = st.numarace or parse_results.parse_numa_race("")
-    lost = nr["lost"] or {}
-    j.verdict("stable.numarace.fails", nr["result"] == "fail" and bool(lost),
+    lost = nr.lost
+    j.verdict("stable.numarace.fails", nr.result == "fail" and lost is not None,
               f"without fixes/: {NUMA_RACE} fails, a wake on the node the futex names "
-              f"misses {lost.get('missed', '?')} of {lost.get('waiters', '?')} "
-              f"queued waiters (round {lost.get('round', '?')})",
-              f"{NUMA_RACE_CASE}: {nr['result'] or 'missing'}"
+              + (f"misses {lost.missed} of {lost.waiters} queued waiters (round {lost.round})" if lost
+                 else "misses queued waiters"),
+              f"{NUMA_RACE_CASE}: {nr.result or 'missing'}"
               f"{'' if lost else ', no missed waiter reported'}")
     for name in compare_kernels.KERNELS:
-        nr = k[name].numarace_kselftest
-        rounds = nr["rounds"]
-        j.verdict(f"{name}.numarace", nr["result"] == "pass" and rounds is not None and rounds["nodes"] >= 2,
+        nr = k[name].numarace_kselftest or parse_results.parse_numa_race("")
+        rounds = nr.rounds
+        j.verdict(f"{name}.numarace", nr.result == "pass" and rounds is not None and rounds.nodes >= 2,
                   f"{name}: {NUMA_RACE} passes ("
-                  + (f"{rounds['rounds']} rounds of {rounds['waiters']} waiters" if rounds else "no rounds")
+                  + (f"{rounds.rounds} rounds of {rounds.waiters} waiters" if rounds else "no rounds")
                   + ")",
-                  f"{NUMA_RACE_CASE}: {nr['result'] or 'missing'}{'' if rounds else ', no rounds reported'}")
+                  f"{NUMA_RACE_CASE}: {nr.result or 'missing'}{'' if rounds else ', no rounds reported'}")
