@@ -138,7 +138,7 @@ def resize_pair_lines(pair):
                      f"| {ratio} |")
     ref = pair["refstate"]
     if ref["base"] or ref["patched"]:
-        lines.append(f"| references on the shared atomic, steady state after a ramp to 64 threads | "
+        lines.append(f"| references on the shared atomic, steady state after step refstate's ramp | "
                      f"{_share(ref['base'])} | {_share(ref['patched'])} | |")
     for t in pair["tests"]:
         what = (f"kselftest: ramp to {t['threads']} threads, time to {t['slots']} slots"

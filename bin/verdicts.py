@@ -62,13 +62,26 @@ MAIN_CHECKS = (kselftest.check_plans, kselftest.check_kselftests, kselftest.chec
                stress.check_soak, stress.check_replace, series.check_native)
 
 
+# The folders of make check's run that the judge reads besides the
+# kernels' and the native runs' (configs/plans/check writes them;
+# tests/test_plan.py checks that the two agree).
+STABLE, MUTANTS, MUTANT_CONTROL, LOCKCHECK = "stable", "mutants", "mutant-control", "lockcheck"
+CHECK_KERNELS = compare_kernels.KERNELS + ("patched-many",)
+
+
+def check_folders():
+    """Every folder of make check's run that the judge reads."""
+    return (CHECK_KERNELS + (STABLE, MUTANTS, MUTANT_CONTROL, LOCKCHECK) + series.NATIVE_RUNS
+            + (series.NATIVE_COMPARE,))
+
+
 def check_run(j, run):
     """make check: CHECK_DIR's guests, every family's checks, each looked up
     in its module as it runs."""
-    k = {name: j.read(os.path.join(run, name)) for name in compare_kernels.KERNELS + ("patched-many",)}
-    st = j.read(os.path.join(run, "stable"))
-    muts, control = os.path.join(run, "mutants"), os.path.join(run, "mutant-control")
-    lockcheck = os.path.join(run, "lockcheck")
+    k = {name: j.read(os.path.join(run, name)) for name in CHECK_KERNELS}
+    st = j.read(os.path.join(run, STABLE))
+    muts, control = os.path.join(run, MUTANTS), os.path.join(run, MUTANT_CONTROL)
+    lockcheck = os.path.join(run, LOCKCHECK)
     plan = [x for c in MAIN_CHECKS for x in planned(c, "patched")] + mutants.mutant_plan(j, muts)[1] + \
         mutants.lockcheck_plan(lockcheck)[1]
 

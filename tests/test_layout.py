@@ -70,6 +70,45 @@ class Layout(unittest.TestCase):
             doc = f.read()
         self.assertEqual(sorted(n for n in names if f"`{n}`" not in doc), [])
 
+    def test_plan_knows_the_judges_last_verdict(self):
+        """bin/plan.sh tells a judge that finished from one that crashed by
+        its last verdict's words: the words the judge prints."""
+        import contextlib
+        import io
+        from judge.core import Judge
+        with open(os.path.join(TOP, "bin", "plan.sh")) as f:
+            m = re.search(r"grep -q '\^\\\(not \\\)\\\?ok ([^']*)'", f.read())
+        self.assertIsNotNone(m, "bin/plan.sh's test of the judge's last line")
+        # Words of that verdict alone, not any "ok " line.
+        self.assertGreaterEqual(len(m.group(1).split()), 3, m.group(1))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            Judge().check_plan([])
+        self.assertTrue(out.getvalue().startswith("ok " + m.group(1)), out.getvalue())
+
+    def test_judge_knows_the_snc_layout(self):
+        """The distances the judge wants the SNC-like guest to see are those
+        bin/boot.sh gives it (numa_node() and topology())."""
+        from judge import series
+        script = ("eval \"$(sed -n '/^numa_node()/,/^}/p; /^topology()/,/^}/p' bin/boot.sh)\"; "
+                  "VCPUS=18 TOPOLOGY=snc3 MEM=2048 topology")
+        out = subprocess.run(["bash", "-c", script], cwd=TOP, capture_output=True, text=True, check=True).stdout
+        n = series.SNC_SOCKETS * series.SNC_NODES
+        dist = [[series.SNC_LOCAL if i == j else None for j in range(n)] for i in range(n)]
+        for i, j, d in re.findall(r"^-numa dist,src=(\d+),dst=(\d+),val=(\d+)$", out, re.M):
+            dist[int(i)][int(j)] = dist[int(j)][int(i)] = int(d)
+        self.assertEqual(out.count("-numa node,"), n)
+        self.assertEqual(dist, series.snc_distances(n))
+
+    def test_judge_knows_the_soaks_benchmarks(self):
+        """The perf benchmarks the soak's verdict wants are those the
+        soak step runs."""
+        from judge import stress
+        with open(os.path.join(GUEST, "steps", "soak.sh")) as f:
+            m = re.search(r"for b in ([a-z -]+); do\n[^\n]*perf bench futex", f.read())
+        self.assertIsNotNone(m, "guest/steps/soak.sh's loop over perf bench futex")
+        self.assertEqual(tuple(m.group(1).split()), stress.SOAK_PERF)
+
     def test_section_pattern(self):
         """The pattern reads a literal name, and neither a comment nor a
         name held in a variable."""

@@ -78,6 +78,25 @@ class Plans(unittest.TestCase):
                     self.assertTrue(steps, name)
                     self.assertTrue(all(k in plan.ARITY or k in ("same", "clean", "start") for _, k, _, _ in steps))
 
+    def folders(self, name):
+        """The result folders plan NAME writes below its own."""
+        plan.PLANS = self.saved[0]
+        steps = plan.plan_steps(name, "/r", dry_run=True)
+        return sorted(os.path.relpath(p, "/r") for _, k, _, a in steps if k == "clean" for p in a)
+
+    def test_judge_reads_what_check_writes(self):
+        """make check's judge reads the folders that plan check writes,
+        each of them."""
+        import verdicts
+        self.assertEqual(self.folders("check"), sorted(verdicts.check_folders()))
+
+    def test_compare_reads_what_boot_writes(self):
+        """The comparison's pairs of guests, and its icount guests, are
+        the folders plan boot writes."""
+        import compare_kernels
+        self.assertEqual(self.folders("boot"),
+                         sorted({n for pair in compare_kernels.PAIRS for n in pair} | set(compare_kernels.ICOUNT)))
+
     def test_each_patch(self):
         """{PATCHES}: each commit but the last; one of tools/ alone builds
         nothing and says so."""

@@ -156,6 +156,7 @@ NATIVE_GROUPS = {"hash": "hash", "block": "block", "scale": "scale"}
 NATIVE_BLOCK_PROGRAMS = ("perf", "sysbench", "pi_stress")
 SUMMARY_FILES = ("summary.md", "summary.tsv", "summary.json")
 NATIVE_RUNS = ("native-1", "native-2")
+NATIVE_COMPARE = "native-compare"
 
 
 def native_missing(kn):
@@ -194,7 +195,7 @@ def check_native(j, run):
         j.verdict(f"{name}.recorded", not missing, f"{name}: records the kselftest and every benchmark, "
                   f"or why not ({len(kn.bench)} runs, {len(kn.skips)} steps not run)",
                   "neither results nor a reason for: " + ", ".join(missing))
-    out = os.path.join(run, "native-compare")
+    out = os.path.join(run, NATIVE_COMPARE)
     absent = [f for f in SUMMARY_FILES if not os.path.exists(os.path.join(out, f))]
     j.verdict("native.compare", not absent, "the two native runs compare into summary.md, .tsv and .json",
               "missing: " + ", ".join(absent))
@@ -263,17 +264,17 @@ def check_stable(j, st, k):
     shared atomic."""
     share, total = atomic_share(st)
     j.verdict("stable.refstate", share is not None and share <= REFSTATE_ATOMIC_MAX,
-              f"stable: after a ramp to 64 threads at most {REFSTATE_ATOMIC_MAX:.0%} of the "
+              f"stable: after step refstate's ramp at most {REFSTATE_ATOMIC_MAX:.0%} of the "
               f"references found FR_ATOMIC ({_share(share, total)})",
               _share(share, total))
     share, total = atomic_share(k["base"])
     j.verdict("base.refstate.stuck", share is not None and share >= REFSTATE_ATOMIC_STUCK,
-              f"base: after a ramp to 64 threads at least {REFSTATE_ATOMIC_STUCK:.0%} of the "
+              f"base: after step refstate's ramp at least {REFSTATE_ATOMIC_STUCK:.0%} of the "
               f"references found FR_ATOMIC, the bug the stable patches fix ({_share(share, total)})",
               _share(share, total))
     rt = st.resizebench.retry if st.resizebench else None
     j.verdict("stable.size", rt is not None and rt.before == rt.slots and rt.done,
-              f"stable: under the load after a ramp to 64 threads the hash has its automatic "
+              f"stable: under the load after a ramp to {rt.threads if rt else '?'} threads the hash has its automatic "
               f"size ({rt.slots if rt else '?'} slots): no replacement was left pending",
               "no retry line" if rt is None else
               f"{rt.before} slots under the load, the size {'reached' if rt.done else 'not reached'}"
