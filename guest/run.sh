@@ -8,14 +8,10 @@
 # steps/NAME.sh, and writes what they report as sections "==> name <=="
 # to $RES (guest/lib.sh), in the format of guest/FORMAT.md.
 #
-#   steps=kselftest,quick,resize,resizebench,refstate,precheck,waiters,badinput,
-#	  failfutex,soak,hash,block,scale,numarace,firstrun,icount
-#					what to run, in order
-#   kst_timeout=SECONDS			per-test timeout of the kselftest runner
-#   kst_tests=TEST,...			the programs of step kselftest (all)
-#   runs=N bench_secs=S			hash, block: repetitions and length
-#   scale_runs=N scale_secs=S		scale: repetitions and length
-#   soak_secs=S				length of the soak step
+#   steps=STEP,...			what to run, in order: each
+#					steps/STEP.sh
+#   kst_timeout=SECONDS ...		each guest setting of configs/settings,
+#					in lower case
 #   probe=SYMBOL			bucket entry counted by the precheck step
 #   tools_rev=REV config_sha=SHA256	for step machine: the tools' commit,
 #					the kernel config's hash
@@ -26,8 +22,8 @@ set -u
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# defaults: each guest setting of configs/settings that the host left
-# unset, at its default. bin/lib.sh passes every one; the table is read
+# defaults: each guest setting of configs/settings, exported, and at its
+# default where the host left it unset. bin/lib.sh passes every one; the table is read
 # here for guest/native.sh run by hand, from this tree or from the
 # tarball of bin/pack.sh, which carries it as settings beside this script.
 defaults()
@@ -40,10 +36,11 @@ defaults()
 	[ -n "$f" ] || return 0
 	while IFS='	' read -r name def _ where _; do
 		[ "$where" = guest ] || continue
+		lc=$(echo "$name" | tr '[:upper:]' '[:lower:]')
+		export "${lc?}"
 		case $def in
 		"("*) continue ;;
 		esac
-		lc=$(echo "$name" | tr '[:upper:]' '[:lower:]')
 		eval "[ -n \"\${$lc:-}\" ] || $lc=\$def"
 	done <"$f"
 }
@@ -56,8 +53,7 @@ tools_rev=${tools_rev:-unknown}
 config_sha=${config_sha:-}
 runner=${runner:-qemu}
 dmesg_mark=${dmesg_mark:-}
-export steps kst_timeout kst_tests runs bench_secs scale_runs scale_secs
-export soak_secs probe tools_rev config_sha runner
+export steps kst_tests probe tools_rev config_sha runner
 
 # step NAME: run steps/NAME.sh, or say that there is no such step.
 step()
