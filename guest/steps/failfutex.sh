@@ -19,7 +19,8 @@
 # the wait in a second and the step takes seconds. FAIL_TESTS_LONG have
 # waits that only a wake ends: each failed wake costs a test case 30 s,
 # and futex_requeue_pi (24 cases) can take minutes this way. They run
-# only in a soak of 300 s or more (make soak).
+# only in a soak of LONG_SOAK seconds or more: make soak's at its
+# default, not make check's.
 #
 # The programs' TAP goes raw to section "failfutex tap" (the host counts
 # the programs and their timeouts there), what this step measured itself
@@ -31,6 +32,7 @@ set -u
 FAIL_TESTS="futex_wait_timeout futex_waitv"
 FAIL_TESTS_LONG="futex_wait_wouldblock futex_wait futex_requeue
 futex_lock_pi_exiting futex_requeue_pi futex_hash_resize"
+LONG_SOAK=300
 
 d=/sys/kernel/debug/fail_futex
 ev=futex_fail
@@ -41,7 +43,7 @@ secs=$((soak_secs / 5))
 tests=$FAIL_TESTS
 
 [ "$secs" -gt 0 ] || secs=1
-[ "$soak_secs" -lt 300 ] || tests="$tests $FAIL_TESTS_LONG"
+[ "$soak_secs" -lt $LONG_SOAK ] || tests="$tests $FAIL_TESTS_LONG"
 if [ ! -d $d ]; then
 	skip failfutex "no fail_futex in debugfs"
 	exit 0
