@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Stage "lockcheck": whether a hash reference put in exit_pi_state_list(),
-# with curr->pi_lock held, can take a sleeping lock. Two debug kernels are
+# with curr->pi_lock held, can take a sleeping lock. Debug kernels are
 # built, each with tests/lockcheck/probe.patch, which forces the retry
 # that makes that put: the control, the series' stable patches alone (tag
 # stable), and each mutant of tests/lockcheck/ on the tag its Applies-to:

@@ -979,8 +979,8 @@ class Guest:
     dir: str = ""  # the result folder
     end: str | None = None  # the end section: None where the run did not finish
     uname: str = ""  # uname -a
-    cpus: str = ""  # the cpus line: "N online: LIST"
-    accel: str = ""  # bin/boot.sh: "kvm", "tcg", or "tcg (KVM unusable: why)"; "native"
+    cpus: str = ""  # the cpus line: "N cpus"
+    accel: str = ""  # DIR/accel, bin/boot.sh's: "kvm", "tcg", "tcg (KVM unusable: why)", "tcg icount (...)"; "native"
     host_cpus: int | None = None  # bin/boot.sh: the host's CPUs; None for a native run
     machine: Machine | None = None
     skips: list = field(default_factory=list)  # [Skip]: the steps not run, and why

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash # busybox ash, which has "local" too
-# Step quick: the kselftests of what the series changes, for a sanitizer
-# kernel in make check: refused waits and their error precedence, waits,
+# Step quick: the kselftests of what the series changes, for the mutants'
+# guests (scenario mutant): refused waits and their error precedence, waits,
 # wakes, requeues, futex_waitv and the private hash replacement, under
 # load and with a futex operation stalled in a fault, and io_uring's futex
 # operations. Same section as step kselftest.
