@@ -396,7 +396,10 @@ def parse_failfutex(text, tap="", sites=""):
         w = line.split()
         kv = dict(x.split("=", 1) for x in w[1:] if "=" in x)
         if line.startswith("listed "):
-            out.listed = int(w[1])
+            if len(w) == 2 and w[1].isdigit():
+                out.listed = int(w[1])
+            else:
+                out.errors.append(f"{line.strip()}: not a number of programs")
         elif line.startswith(("badinput rc=", "stress-ng rc=")):
             _rc(out, "badinput_rc" if line.startswith("badinput") else "stress_rc", line, kv["rc"])
         elif line.startswith("error "):
@@ -602,6 +605,7 @@ class Resizebench:
     runs: list = field(default_factory=list)
     refstate: dict = field(default_factory=dict)
     retry: ResizeRetry | None = None
+    errors: list = field(default_factory=list)  # lines it could not read
 
 
 def parse_resizebench(text, hist="", retry=""):
@@ -609,17 +613,28 @@ def parse_resizebench(text, hist="", retry=""):
     (section "resizebench refstate", as tracefs prints it) and the line of
     its retry mode (section "resizebench retry") -> Resizebench."""
     out = Resizebench(refstate={int(s): int(n) for s, n in _HIST.findall(hist or "")})
+
+    def read(line, make):
+        """MAKE(key=value pairs of LINE), or None and an error where the
+        line lacks a value or has one that is not a number."""
+        kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+        try:
+            return make(kv)
+        except (KeyError, ValueError) as e:
+            out.errors.append(f"{line.strip()}: {type(e).__name__} {e}")
+            return None
     for line in (retry or "").splitlines():
-        kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
-        if kv.get("mode") == "retry" and kv.keys() >= {"slots", "before", "done", "seconds"}:
-            out.retry = ResizeRetry(int(kv["threads"]), int(kv["cpus"]), int(kv["slots"]),
-                                    int(kv["before"]), kv["done"] == "1", float(kv["seconds"]))
+        if line.startswith("mode=retry "):
+            out.retry = read(line, lambda kv: ResizeRetry(
+                int(kv["threads"]), int(kv["cpus"]), int(kv["slots"]), int(kv["before"]), kv["done"] == "1",
+                float(kv["seconds"])))
     for line in text.splitlines():
-        kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
         if line.startswith("mode="):
-            out.runs.append(ResizeRun(kv["mode"], int(kv["threads"]), int(kv["cpus"]), int(kv["slots"]),
-                                      kv["done"] == "1", float(kv["seconds"]), float(kv["ops_per_s"]),
-                                      float(kv["ops_during"]) if "ops_during" in kv else None))
+            run = read(line, lambda kv: ResizeRun(
+                kv["mode"], int(kv["threads"]), int(kv["cpus"]), int(kv["slots"]), kv["done"] == "1",
+                float(kv["seconds"]), float(kv["ops_per_s"]),
+                float(kv["ops_during"]) if "ops_during" in kv else None))
+            out.runs += [run] if run else []
     return out
 
 

@@ -198,6 +198,21 @@ class ParseOther(unittest.TestCase):
                                                             done=True, seconds=0.3125))
         self.assertIsNone(parse_results.parse_resizebench("", None, "mode=retry threads=1\n").retry)
 
+    def test_resizebench_torn_lines(self):
+        """A line that lacks a value, or has one that is no number, is an
+        error, not a run: a guest killed mid-line, say."""
+        r = parse_results.parse_resizebench("mode=ramp threads=4 cpus=8\n", None,
+                                            "mode=retry slots=64 before=64 done=1 seconds=1\n")
+        self.assertEqual((r.runs, r.retry, len(r.errors)), ([], None, 2))
+        r = parse_results.parse_resizebench("mode=set threads=x cpus=8 slots=4 done=1 seconds=1 ops_per_s=1\n")
+        self.assertEqual((r.runs, len(r.errors)), ([], 1))
+
+    def test_failfutex_listed_not_a_number(self):
+        for line in ("listed x\n", "listed \n", "listed 1 2\n"):
+            with self.subTest(line=line):
+                f = parse_results.parse_failfutex(line)
+                self.assertEqual((f.listed, len(f.errors)), (0, 1))
+
 
 def bench_of(command, output, rc=0):
     """parse_bench() of one bench section running COMMAND."""

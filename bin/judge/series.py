@@ -276,7 +276,7 @@ def check_stable(j, st, k):
     j.verdict("stable.size", rt is not None and rt.before == rt.slots and rt.done,
               f"stable: under the load after a ramp to {rt.threads if rt else '?'} threads the hash has its automatic "
               f"size ({rt.slots if rt else '?'} slots): no replacement was left pending",
-              "no retry line" if rt is None else
+              "; ".join(["no retry line"] + (st.resizebench.errors if st.resizebench else [])) if rt is None else
               f"{rt.before} slots under the load, the size {'reached' if rt.done else 'not reached'}"
               f" after a pause")
     j.verdict("stable.console", st.badness == [], "stable: console clean",
