@@ -312,7 +312,7 @@ progress "boot: $name, $VCPUS vCPUs, $acc, steps $steps"
 if [ "$acc" = icount ]; then
 	guest_start icount
 	guest_wait
-	acc="tcg icount (shift=0,sleep=off)"
+	acc="tcg icount ($(accel_opts icount | sed 's/.*-icount \([^ ]*\).*/\1/'))"
 elif [ "$acc" = kvm ] && ! boot_kvm; then
 	progress "boot: KVM unusable ($why); $name and the rest of this run under TCG"
 	accel_decide tcg "$why"

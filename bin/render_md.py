@@ -291,9 +291,10 @@ def icount_table(s):
         cells += ["-" if r["delta"] is None else f"{r['delta']:+.1f}",
                   "-" if r["pct"] is None else f"{r['pct']:+.2f}%", _icount_rule(r), r["verdict"]]
         lines.append(f"| {r['path']} | " + " | ".join(cells) + " |")
-    lines.append("icount: one vCPU under QEMU -icount shift=0,sleep=off, where a guest nanosecond is an "
+    lines.append("icount: one vCPU under QEMU's -icount (doc/icount.md), where a guest nanosecond is an "
                  "instruction: figures are instructions per call (the user loop and syscall entry "
-                 "included), the least of futex_icount's five repetitions, the same in every boot to 0.05; in "
+                 "included), the least of futex_icount's repetitions, the same in every boot within a "
+                 "timer tick over the loop's calls; in "
                  "brackets the delta from the kernel to the left. They count instructions only: not "
                  "cache misses, the cost of a barrier or an atomic, contention or preemption.")
     lines += [f"icount errors on {label}: {'; '.join(e)}" for label, e in ic["errors"].items()]

@@ -267,6 +267,21 @@ tcg_args_under_tcg_alone()
 	return $rc
 }
 
+# An icount guest records the -icount options it ran under, those
+# bin/accel.sh gives QEMU.
+icount_accel_recorded()
+{
+	local tmp rc=1 opts
+
+	tmp=$(mktemp -d)
+	if fake_boot "$tmp" works works ICOUNT=1 VCPUS=1; then
+		opts=$(grep -o -e ' -icount [^ ]*' "$tmp/bin/calls" | sort -u)
+		[ -n "$opts" ] && grep -qxF "tcg icount (${opts# -icount })" "$tmp/run/accel" && rc=0
+	fi
+	rm -rf "$tmp"
+	return $rc
+}
+
 # Each setting is checked before any stage runs, with one line that names
 # it and what it takes.
 bad_settings()

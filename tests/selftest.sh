@@ -63,6 +63,7 @@ t "a guest's qemu.cmd runs its QEMU command again" qemu_cmd_replays || true
 t "a kernel's debug options bring their boot arguments, to it alone" debug_args_follow_config || true
 t "a guest under TCG skips the boot-time timer check and the TSC's watchdog, one under KVM does not" \
 	tcg_args_under_tcg_alone || true
+t "an icount guest records the -icount options QEMU ran it under" icount_accel_recorded || true
 t "make run boots its second pair of guests with MANY_VCPUS vCPUs, SNC-like" many_vcpus || true
 t "a second plan is refused while one runs, and a plan that does not exist is named" plan_is_alone || true
 t "futex_replace reports a waiter that a lost FUTEX_WAKE leaves asleep" replace_finds_lost_wake || true
