@@ -219,12 +219,20 @@ cases()
 	"$KSELFTEST/futex/functional/$1" -l 2>&1 | grep -c -v '^[#-]'
 }
 
+# bench_limit SECS: the limit of bench() for runs of SECS seconds each.
+# A lost wakeup leaves a run blocked: bench() kills it after its time
+# several times over, plus a minute for the runs of perf without one.
+BENCH_LIMIT=600
+bench_limit()
+{
+	BENCH_LIMIT=$(($1 * 4 + 60))
+}
+
 # bench GROUP NAME RUN RUNS THREADS CMD...: run CMD once, killed after
-# $BENCH_LIMIT seconds (each benchmark step sets it from its run length),
+# $BENCH_LIMIT seconds (each benchmark step sets it, bench_limit()),
 # and report it as one "bench" section: what it was, the command line and
 # its raw output. What a killed run was doing goes to section "evidence
 # GROUP NAME".
-BENCH_LIMIT=600
 bench()
 {
 	local group=$1 name=$2 run=$3 runs=$4 threads=$5 out rc=0

@@ -35,9 +35,7 @@ block()
 	done
 }
 
-# A lost wakeup leaves a run blocked: bench() kills it after its time
-# several times over, plus a minute for the runs of perf without one.
-BENCH_LIMIT=$((bench_secs * 4 + 60))
+bench_limit "$bench_secs"
 cpus=$(nproc)
 block perf-wake - "$PERF" bench futex wake
 block perf-wake-parallel - "$PERF" bench futex wake-parallel

@@ -22,7 +22,7 @@ wake-ramp64	64	-O wake -R -t 64
 "
 
 need_perf hash || exit 0
-BENCH_LIMIT=$((bench_secs * 4 + 60))
+bench_limit "$bench_secs"
 while read -r name threads args; do
 	[ -n "$name" ] || continue
 	for i in $(seq "$runs"); do

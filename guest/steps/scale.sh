@@ -32,7 +32,7 @@ thread_counts()
 }
 
 need_perf scale || exit 0
-BENCH_LIMIT=$((scale_secs * 4 + 60))
+bench_limit "$scale_secs"
 while read -r name args; do
 	[ -n "$name" ] || continue
 	for t in $(thread_counts); do
