@@ -150,9 +150,9 @@ def check_topology(j, many):
               else "no machine section")
 
 
-# What a native run must have recorded: each benchmark group's results,
-# and the blocking paths' programs each, or a skip that says why not.
-NATIVE_GROUPS = {"hash": "hash", "block": "block", "scale": "scale"}
+# What a native run must have recorded: each benchmark group's results
+# (compare_kernels.GROUP_STEPS), and the blocking paths' programs each,
+# or a skip that says why not.
 NATIVE_BLOCK_PROGRAMS = ("perf", "sysbench", "pi_stress")
 SUMMARY_FILES = ("summary.md", "summary.tsv", "summary.json")
 NATIVE_RUNS = ("native-1", "native-2")
@@ -162,9 +162,9 @@ NATIVE_COMPARE = "native-compare"
 def native_missing(kn):
     """What a native run neither recorded nor said why it could not."""
     ran = [b for b in kn.bench if b.value is not None]
-    missing = [g for g, step in NATIVE_GROUPS.items()
+    missing = [g for g, steps in compare_kernels.GROUP_STEPS.items()
                if not any(b.group == g for b in ran)
-               and compare_kernels.skip_reason(kn, (step,)) is None]
+               and compare_kernels.skip_reason(kn, steps) is None]
     missing += [f"block: {p}" for p in NATIVE_BLOCK_PROGRAMS
                 if not any(b.group == "block" and (b.program or "").split()[:1] == [p] for b in ran)
                 and compare_kernels.skip_reason(kn, ("block",), p) is None]
