@@ -20,7 +20,7 @@
 #		runs)
 #   make recheck	judge make check's result folder again from what it
 #		records, no kernel tree needed: make recheck
-#		DIR=results/check (the default)
+#		DIR=dir (make check's, $RESULTS/check, unless set)
 #   make native	the same measurements on this machine's own kernel, as
 #		root, into results/native-<release>-<date>/
 #   make compare	compare two result folders, QEMU or native:
@@ -103,7 +103,7 @@ check:
 	tests/check.sh
 
 recheck:
-	python3 bin/verdicts.py $(or $(DIR),results/check)
+	python3 bin/verdicts.py $(or $(DIR),$(or $(RESULTS),results)/check)
 
 export:
 	bin/export.sh
