@@ -16,7 +16,8 @@ set -eu
 # shellcheck source=debian.sh
 . "$(dirname "$0")/debian.sh"
 
-KVER=${KVER:-7.3}
+# The kernel the series is for; a tree of another is KERNEL_SRC's.
+KVER=7.3
 PKG=linux-source-$KVER
 DL=$BUILD/dl
 
